@@ -1,0 +1,41 @@
+"""The Duel rules benchmark: complete random Azul Duel games per second.
+
+A game is played as a user of the library plays it: `legal_actions()`, a uniformly random choice, `play()`
+(which checks it), random refills and stack draws, random legal dome-tiling choices, until the game is over.
+The component data is the placeholder set built in code (not the printed game's faces).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tracker.duel.components import DuelComponents, placeholder_components
+from tracker.duel.state import DEAL, DOME_TILING, OVER, DuelState, random_dome_choices
+
+
+def random_duel_game(components: DuelComponents, rng: random.Random, start_score: int = 5) -> DuelState:
+    state = DuelState.new(components, start_player=rng.randrange(2), start_score=start_score)
+    while state.phase != OVER:
+        if state.phase == DEAL:
+            state.deal(state.draw_deal(rng))
+        elif state.phase == DOME_TILING:
+            state.tile_domes(random_dome_choices(state, rng))
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            revealed = state.random_stack_tile(rng) if state.needs_reveal(action) else None
+            state.play(action, revealed=revealed)
+    return state
+
+
+def duel_games_per_second(seconds: float, seed: int = 1) -> float:
+    """Complete random Duel games per second on one core, over at least `seconds` (and at least 3 games)."""
+    components = placeholder_components()
+    rng = random.Random(seed)
+    games = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds or games < 3:
+        random_duel_game(components, rng)
+        games += 1
+    return games / elapsed
