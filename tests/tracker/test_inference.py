@@ -1,0 +1,327 @@
+"""The move tracker on synthetic observations: made from the true table, with hands, noise and mistakes.
+
+These observations come from the true game state the way a perfect (or noisy) camera would describe it; the
+tracker only sees the observation dicts, never the true game."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tracker import CENTRE, DEAL, FLOOR, GRAY, OFFER, OVER, WALL_TILING, move, new_game
+from tracker.game import Game
+from tracker.inference import MoveTracker
+from tracker.tiles import BLUE, COLOUR_NAMES, RED, YELLOW
+
+FPS = 10
+
+
+def observe(table: dict, occluded=(), noise: float = 0.0, rng: random.Random | None = None) -> dict:
+    """An observation of `table` (a GameState.to_table()): regions in `occluded` are covered by a hand; with
+    noise, each pattern-line slot is misread with that probability (and its confidence says so)."""
+    obs = copy.deepcopy(table)
+    for i, board in enumerate(obs["boards"]):
+        board["occluded"] = ("board", i) in occluded
+        if noise and rng is not None:
+            probs = []
+            for r, line in enumerate(board["pattern_lines"]):
+                slots = []
+                for j in range(r + 1):
+                    truth = line[j] if j < len(line) else "empty"
+                    seen = truth if rng.random() >= noise else rng.choice([*COLOUR_NAMES, "empty"])
+                    dist = {name: 0.02 for name in [*COLOUR_NAMES, "empty"]}
+                    dist[seen] = 0.88
+                    slots.append(dist)
+                probs.append(slots)
+            board["probabilities"] = {"pattern_lines": probs}
+    obs["factories"] = [{"counts": f, "occluded": ("factory", j) in occluded} for j, f in enumerate(obs["factories"])]
+    obs["center"] = {"counts": obs["center"], "first_player": obs["first_player"], "occluded": ("centre", 0) in occluded}
+    return obs
+
+
+class Table:
+    """A played game and the clock: feeds the tracker frames at 10 fps."""
+
+    def __init__(self, tracker: MoveTracker, truth) -> None:
+        self.tracker, self.truth, self.t = tracker, truth, 0.0
+        self.log: list = []
+
+    def frames(self, n: int, table: dict | None = None, **kwargs):
+        status = None
+        for _ in range(n):
+            self.t += 1 / FPS
+            status = self.tracker.observe(observe(table or self.truth.to_table(), **kwargs), self.t)
+            self.log.append(status)
+        return status
+
+
+def regions_of(state, m, player):
+    regions = {("board", player), ("centre", 0)}
+    if m.source != CENTRE:
+        regions.add(("factory", m.source))
+    return regions
+
+
+def started(players=2, variant="colored", seed=1):
+    truth = new_game(players, variant)
+    game = Game.new(players, variant)
+    rng = random.Random(seed)
+    deal = truth.deal_random(rng)
+    game.deal(deal)
+    return truth, game, rng
+
+
+def test_a_move_is_committed_after_the_hand_leaves_and_the_table_rests():
+    truth, game, rng = started()
+    table = Table(MoveTracker(game), truth)
+    assert table.frames(5).committed == ()
+    m = truth.legal_moves()[3]
+    hidden = regions_of(truth, m, truth.current_player)
+    table.frames(6, occluded=hidden)  # the hand covers the display and the board while tiles move
+    truth.play(m)
+    table.frames(2, occluded=hidden)
+    statuses = [table.frames(1) for _ in range(6)]
+    committed = [s for s in statuses if s.committed]
+    assert len(committed) == 1 and game.state == truth
+    # At rest from the first clear frame; committed within 0.5 s of it.
+    assert statuses.index(committed[0]) <= 4
+
+
+def test_a_hand_over_one_display_does_not_stop_another_board():
+    truth, game, rng = started(players=4)
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    m = next(m for m in truth.legal_moves() if m.source == 0)
+    truth.play(m)
+    status = table.frames(6, occluded={("factory", 5)})
+    assert game.state == truth and status.occluded == (("factory", 5),)
+
+
+@pytest.mark.parametrize("players, variant, seed", [(2, "colored", 3), (3, GRAY, 4), (4, "colored", 5), (4, GRAY, 6)])
+def test_whole_game_followed_from_observations(players, variant, seed):
+    truth, game, rng = started(players, variant, seed)
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    while truth.phase != OVER:
+        if truth.phase == OFFER:
+            legal = truth.legal_moves()
+            m = legal[rng.randrange(len(legal))]
+            hidden = regions_of(truth, m, truth.current_player)
+            table.frames(3, occluded=hidden)
+            truth.play(m)
+            table.frames(1, occluded=hidden)
+            table.frames(5)
+        elif truth.phase == WALL_TILING:
+            chooser = (lambda p, r, c, legal: rng.choice(legal)) if variant == GRAY else None
+            truth.tile_walls(chooser)
+            table.frames(6)
+        else:
+            truth.deal_random(rng)
+            table.frames(6)
+        assert game.state == truth, "the tracker fell behind or went astray"
+    assert [b.score for b in game.state.boards] == [b.score for b in truth.boards]
+    assert all(s.alert is None for s in table.log)
+
+
+def test_missed_moves_are_recovered_as_a_sequence():
+    truth, game, rng = started(players=3, seed=8)
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    for _ in range(2):  # two moves while the camera was blind
+        legal = truth.legal_moves()
+        truth.play(legal[rng.randrange(len(legal))])
+    status = table.frames(5)
+    assert game.state == truth
+
+
+def _illegal_setup():
+    truth = new_game(2, names=["Ana", "Ben"])
+    truth.boards[0].pattern_colour[2], truth.boards[0].pattern_count[2] = BLUE, 1
+    truth.bag[BLUE] -= 1
+    truth.deal([["red", "red", "yellow", "black"], ["blue"] * 4, ["white"] * 4, ["yellow"] * 4, ["black"] * 4])
+    game = Game.new(2, names=["Ana", "Ben"])
+    game.state.boards[0].pattern_colour[2], game.state.boards[0].pattern_count[2] = BLUE, 1
+    game.state.bag[BLUE] -= 1
+    game.deal(truth.factories and [["red", "red", "yellow", "black"], ["blue"] * 4, ["white"] * 4, ["yellow"] * 4,
+                                   ["black"] * 4])
+    return truth, game
+
+
+def _mutated(truth, change) -> dict:
+    table = truth.to_table()
+    change(table)
+    return table
+
+
+ILLEGAL = {
+    # Ana puts her 2 red on pattern line 3, which holds blue.
+    "line_other_colour": lambda t: (t["boards"][0]["pattern_lines"].__setitem__(2, ["blue", "red", "red"]),
+                                    t["factories"].__setitem__(0, {}), t["center"].update({"yellow": 1, "black": 1})),
+    # Ana splits the 2 red between line 2 and line 1.
+    "split": lambda t: (t["boards"][0]["pattern_lines"].__setitem__(0, ["red"]),
+                        t["boards"][0]["pattern_lines"].__setitem__(1, ["red"]),
+                        t["factories"].__setitem__(0, {}), t["center"].update({"yellow": 1, "black": 1})),
+    # Ana takes one red and leaves the other with the leftovers.
+    "part_left": lambda t: (t["boards"][0]["pattern_lines"].__setitem__(1, ["red"]),
+                            t["factories"].__setitem__(0, {}), t["center"].update({"red": 1, "yellow": 1, "black": 1})),
+    # Ana takes the red but leaves the yellow and black on the display.
+    "leftovers": lambda t: (t["boards"][0]["pattern_lines"].__setitem__(1, ["red", "red"]),
+                            t["factories"].__setitem__(0, {"yellow": 1, "black": 1})),
+    # Ben plays before Ana.
+    "turn": lambda t: (t["boards"][1]["pattern_lines"].__setitem__(3, ["white"] * 4),
+                       t["factories"].__setitem__(2, {})),
+    # Ana takes the yellow from display 1 and display 4 at once.
+    "two_sources": lambda t: (t["boards"][0]["pattern_lines"].__setitem__(4, ["yellow"] * 5),
+                              t["boards"][0].__setitem__("floor", ["yellow"]),
+                              t["factories"].__setitem__(0, {}), t["factories"].__setitem__(3, {}),
+                              t["center"].update({"red": 2, "black": 1})),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(ILLEGAL))
+def test_illegal_placements_raise_an_alert_and_clear_when_fixed(rule):
+    truth, game = _illegal_setup()
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    table.frames(4)
+    before = game.state.to_dict()
+    status = table.frames(6, table=_mutated(truth, ILLEGAL[rule]))
+    assert status.alert is not None and status.alert.rule == rule, status
+    assert ("Ana" if rule != "turn" else "Ben") in status.alert.reason
+    assert game.state.to_dict() == before, "nothing is committed while the table is illegal"
+    status = table.frames(5)  # put back as it was
+    assert status.alert is None and game.state.to_dict() == before
+
+
+def test_marker_not_taken_is_flagged():
+    truth, game = _illegal_setup()
+    truth.play(move(0, RED, 1))
+    game.play(move(0, RED, 1))
+    truth.play(move(1, BLUE, 3))
+    game.play(move(1, BLUE, 3))
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    # Ana takes the yellow from the centre onto line 1 and leaves the marker there.
+    status = table.frames(6, table=_mutated(truth, lambda t: (
+        t["boards"][0]["pattern_lines"].__setitem__(0, ["yellow"]), t["center"].pop("yellow"))))
+    assert status.alert is not None and status.alert.rule == "marker"
+    truth.play(move(CENTRE, YELLOW, 0))
+    status = table.frames(5)
+    assert status.alert is None and game.state == truth
+
+
+def test_wrong_wall_space_and_score_cube():
+    truth = new_game(2, names=["Ana", "Ben"])
+    game = Game.new(2, names=["Ana", "Ben"])
+    rng = random.Random(2)
+    deal = truth.deal_random(rng)
+    game.deal(deal)
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    while truth.phase == OFFER:
+        legal = truth.legal_moves()
+        truth.play(legal[rng.randrange(len(legal))])
+        table.frames(5)
+    assert game.state == truth and truth.phase == WALL_TILING
+    board = truth.boards[0]
+    row = next((r for r in range(5) if board.pattern_count[r] == r + 1), None)
+    if row is None:
+        pytest.skip("seed gives player 1 no full line")  # pragma: no cover - the seed is fixed and has one
+    after = truth.copy()
+    after.tile_walls()
+    wrong = after.to_table()
+    right_col = next(c for c in range(5) if after.boards[0].wall[row][c] != truth.boards[0].wall[row][c])
+    wrong_col = next(c for c in range(5) if after.boards[0].wall[row][c] == -1)
+    wrong["boards"][0]["wall"][row][right_col] = None
+    wrong["boards"][0]["wall"][row][wrong_col] = COLOUR_NAMES[board.pattern_colour[row]]
+    status = table.frames(6, table=wrong)
+    assert status.alert is not None and status.alert.rule == "wrong_wall_space" and "Ana" in status.alert.reason
+    truth.tile_walls()
+    status = table.frames(6)
+    assert status.alert is None and game.state == truth and truth.phase in (DEAL, OVER)
+    # Ana's cube is left one space short.
+    bad_cube = truth.to_table()
+    bad_cube["boards"][0]["score_marker"] = truth.boards[0].score + 1
+    status = table.frames(20, table=bad_cube)
+    assert [a.player for a in status.score_alerts] == [0] and "score cube shows" in status.score_alerts[0].reason
+    status = table.frames(20)
+    assert status.score_alerts == ()
+
+
+def test_an_impossible_deal_is_flagged():
+    truth, game, rng = started(seed=9)
+    table = Table(MoveTracker(game), truth)
+    while truth.phase == OFFER:
+        legal = truth.legal_moves()
+        truth.play(legal[rng.randrange(len(legal))])
+        table.frames(5)
+    truth.tile_walls()
+    table.frames(5)
+    assert game.state.phase == DEAL
+    seen = truth.to_table()
+    seen["factories"] = [{"red": 4}] * 5  # 20 red: more than there are
+    status = table.frames(6, table=seen)
+    assert status.alert is not None and status.alert.rule == "deal" and "red" in status.alert.reason
+    truth.deal_random(rng)
+    status = table.frames(6)
+    assert status.alert is None and game.state == truth
+
+
+def test_noisy_slots_are_absorbed_not_committed():
+    truth, game, rng = started(players=4, seed=12)
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    noise_rng = random.Random(99)
+    for _ in range(12):
+        legal = truth.legal_moves()
+        m = legal[rng.randrange(len(legal))]
+        truth.play(m)
+        table.frames(8, noise=0.02, rng=noise_rng)
+        if game.state != truth:
+            table.frames(8)  # a clean look settles what noise left unsure
+        assert game.state == truth
+        if truth.phase != OFFER:
+            break
+
+
+def test_unreadable_observations_are_reported_not_raised():
+    truth, game, _ = started()
+    tracker = MoveTracker(game)
+    assert "unreadable observation" in tracker.observe({"boards": 3}, 0.1).waiting
+    assert "this game has 2 and 5" in tracker.observe({"boards": [], "factories": [], "center": {}}, 0.2).waiting
+
+
+GARBAGE = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 30) | st.floats(allow_nan=True) | st.sampled_from(
+        [*COLOUR_NAMES, "first_player", "empty", "green"]),
+    lambda children: st.lists(children, max_size=8) | st.dictionaries(
+        st.sampled_from(["boards", "factories", "center", "counts", "occluded", "pattern_lines", "wall", "floor",
+                         "score_marker", "probabilities", "first_player", *COLOUR_NAMES]), children, max_size=6),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(observations=st.lists(GARBAGE, min_size=1, max_size=6), seed=st.integers(0, 1000))
+def test_garbage_and_contradictory_observations_never_crash_or_commit_illegal_states(observations, seed):
+    truth, game, rng = started(seed=seed)
+    tracker = MoveTracker(game)
+    t = 0.0
+    for obs in observations:
+        t += 0.5
+        tracker.observe(obs, t)
+        # Interleave real-looking but contradictory tables (random counts, random lines).
+        table = truth.to_table()
+        for f in table["factories"]:
+            for name in list(f):
+                f[name] = rng.randint(0, 4)
+        table["boards"][rng.randrange(2)]["pattern_lines"][rng.randrange(5)] = [rng.choice(COLOUR_NAMES)]
+        t += 0.5
+        tracker.observe(observe(table), t)
+        replayed, problem = Game.from_events(game.record.events)
+        assert problem is None and replayed.state == game.state
+        assert game.state.tile_count() == [20] * 5

@@ -1,0 +1,179 @@
+"""Explanations of a changed table during the factory offer: what moves (legal or not) could have led here.
+
+Legal explanations are sequences of up to 3 legal moves (the camera may have missed some), found by a beam
+search from the committed state. Illegal explanations model what people get wrong at a real table, each
+labelled with the rule it breaks and a sentence naming the player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tracker.explain import line_name, source_name
+from tracker.likelihood import Scorer
+from tracker.moves import CENTRE, FLOOR, Move, move as make_move
+from tracker.state import OFFER, GameState
+from tracker.table_model import TableModel, line_room, put, source_counts, table_model, take, with_board
+from tracker.tiles import COLOUR_NAMES
+
+# Log-prior of the explanations, in nats: fewer moves are likelier, and an illegal action must be seen more
+# clearly than a legal one before the tracker says someone broke a rule.
+EXTRA_MOVE_PRIOR = -3.0
+ILLEGAL_PRIOR = -2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    table: TableModel
+    moves: tuple[Move, ...] = ()
+    player: int | None = None
+    rule: str | None = None  # None: a legal explanation (or no change at all)
+    reason: str = ""
+    prior: float = 0.0
+
+    @property
+    def legal(self) -> bool:
+        return self.rule is None
+
+    def describe(self, state: GameState) -> str:
+        if not self.legal:
+            return self.reason
+        if not self.moves:
+            return "no change"
+        return "; ".join(f"{state.names[p]}: {m}" for p, m in _movers(state, self.moves))
+
+
+def _movers(state: GameState, moves: tuple[Move, ...]):
+    player = state.current_player
+    for m in moves:
+        yield player, m
+        player = (player + 1) % state.players
+
+
+def legal_hypotheses(state: GameState, scorer: Scorer, depth: int = 3, beam: int = 6) -> list[Hypothesis]:
+    """No change, every legal move, and the best few continued up to `depth` moves (beam search)."""
+    found = [Hypothesis(table_model(state))]
+    frontier: list[tuple[float, GameState, tuple[Move, ...]]] = [(0.0, state, ())]
+    for level in range(depth):
+        grown = []
+        for _, position, moves in frontier:
+            if position.phase != OFFER:
+                continue
+            for m in position.legal_moves():
+                after = position.copy()
+                after._apply(m)
+                table = table_model(after)
+                prior = EXTRA_MOVE_PRIOR * level
+                sequence = moves + (m,)
+                found.append(Hypothesis(table, sequence, prior=prior))
+                grown.append((scorer.table(table) + prior, after, sequence))
+        grown.sort(key=lambda item: item[0], reverse=True)
+        frontier = grown[:beam]
+    return found
+
+
+def illegal_hypotheses(state: GameState) -> list[Hypothesis]:
+    """One illegal action from the committed position, of each kind a player can make."""
+    if state.phase != OFFER:
+        return []
+    table = table_model(state)
+    names = state.names
+    current = state.current_player
+    out: list[Hypothesis] = []
+
+    def add(new_table: TableModel, player: int, rule: str, reason: str) -> None:
+        out.append(Hypothesis(new_table, player=player, rule=rule, reason=reason, prior=ILLEGAL_PRIOR))
+
+    sources = [s for s in range(len(state.factories)) if state.factories[s]] + [CENTRE]
+    for source in sources:
+        held = source_counts(table, source)
+        for colour in range(5):
+            n = held[colour]
+            if not n:
+                continue
+            cname = COLOUR_NAMES[colour]
+            after_take, taken, marker = take(table, source, colour)
+            for player in range(state.players):
+                board = table.boards[player]
+                for line in (*range(5), FLOOR):
+                    new_table = with_board(after_take, player, put(board, line, colour, taken, marker))
+                    if player != current:
+                        add(new_table, player, "turn",
+                            f"{names[player]} took {cname} from {source_name(source)} out of turn: "
+                            f"it is {names[current]}'s turn")
+                        continue
+                    problem = state.explain_illegal(make_move(source, colour, line))
+                    if problem is not None and problem.rule in ("line_other_colour", "wall_has_colour"):
+                        add(new_table, player, problem.rule, f"{names[player]}: {problem.reason}")
+            board = table.boards[current]
+            allowed = state.boards[current].allowed_lines()[colour]
+            targets = [r for r in range(5) if allowed >> r & 1]
+            # Tiles split between two pattern lines, or a line with room and the floor.
+            for first in targets:
+                room = line_room(board, first)
+                for second in [*targets, FLOOR]:
+                    if second == first:
+                        continue
+                    for k in range(1, min(n, room + 1)):
+                        if second == FLOOR and k == room:
+                            continue  # the legal overflow
+                        split = put(put(board, first, colour, k, marker), second, colour, n - k, False)
+                        add(with_board(after_take, current, split), current, "split",
+                            f"{names[current]} split the {cname} tiles between {line_name(first)} and "
+                            f"{'the floor line' if second == FLOOR else line_name(second)}: all tiles taken go "
+                            f"to one pattern line (what does not fit goes to the floor line)")
+            # Part of the colour left behind (with or without the leftovers moved).
+            for k in range(1, n):
+                for leftovers in (("centre", "stay") if source != CENTRE else ("centre",)):
+                    partial, _, mk = take(table, source, colour, k, leftovers)
+                    for line in [*targets, FLOOR]:
+                        add(with_board(partial, current, put(board, line, colour, k, mk)), current, "part_left",
+                            f"{names[current]} left {n - k} {cname} tile{'s' if n - k > 1 else ''} on "
+                            f"{source_name(source)}: a player takes every tile of the chosen colour")
+            if source != CENTRE and sum(held) > n:
+                kept, _, _ = take(table, source, colour, None, "stay")
+                for line in [*targets, FLOOR]:
+                    add(with_board(kept, current, put(board, line, colour, n, False)), current, "leftovers",
+                        f"the tiles left on {source_name(source)} after {names[current]} took {cname} must go to "
+                        f"the centre")
+            if source == CENTRE and table.centre_marker:
+                no_marker, _, _ = take(table, source, colour, None, take_marker=False)
+                for line in [*targets, FLOOR]:
+                    add(with_board(no_marker, current, put(board, line, colour, n, False)), current, "marker",
+                        f"{names[current]} took from the centre first this round and must take the "
+                        f"first-player marker onto their floor line")
+    out.extend(_two_sources(state, table))
+    return out
+
+
+def _two_sources(state: GameState, table: TableModel) -> list[Hypothesis]:
+    current = state.current_player
+    board = table.boards[current]
+    allowed = state.boards[current].allowed_lines()
+    out = []
+    sources = [s for s in range(len(state.factories)) if state.factories[s]] + [CENTRE]
+    for colour in range(5):
+        having = [s for s in sources if source_counts(table, s)[colour]]
+        for i, first in enumerate(having):
+            for second in having[i + 1:]:
+                after, n1, m1 = take(table, first, colour)
+                after, n2, m2 = take(after, second, colour)
+                for line in [*(r for r in range(5) if allowed[colour] >> r & 1), FLOOR]:
+                    placed = put(board, line, colour, n1 + n2, m1 or m2)
+                    out.append(Hypothesis(
+                        with_board(after, current, placed), player=current, rule="two_sources",
+                        reason=f"{state.names[current]} took {COLOUR_NAMES[colour]} from both {source_name(first)} "
+                               f"and {source_name(second)}: a turn takes from one source only",
+                        prior=ILLEGAL_PRIOR,
+                    ))
+    return out
+
+
+def changed_regions(before: TableModel, after: TableModel) -> set[tuple[str, int]]:
+    """The regions ('board', i), ('factory', j), ('centre', 0) whose contents differ."""
+    regions = {("board", i) for i, (a, b) in enumerate(zip(before.boards, after.boards)) if a != b}
+    regions |= {("factory", j) for j, (a, b) in enumerate(zip(before.factories, after.factories)) if a != b}
+    if before.centre != after.centre or before.centre_marker != after.centre_marker:
+        regions.add(("centre", 0))
+    return regions
+

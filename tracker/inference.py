@@ -1,0 +1,376 @@
+"""The move tracker: from a stream of observations to a verified, scored game.
+
+The rules tracker is the truth; vision is evidence. For each observation the tracker asks which explanation
+from the committed state (no change, legal moves, or an illegal action) best accounts for what the camera
+sees, and commits a legal one only when it clearly beats every other and the regions it changes have been at
+rest long enough. An illegal best explanation raises an alert naming the player and the rule and commits
+nothing; the alert clears when the table is back to a legal position or a person corrects the game.
+
+Everything committed goes through the Game, so it lands in the game log before it counts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from tracker.evidence import ObservationError, TableEvidence, table_evidence
+from tracker.explain import IllegalMove, InvalidDeal
+from tracker.game import Game
+from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses
+from tracker.likelihood import Scorer, board_loglik, max_loglik
+from tracker.record import RecordError
+from tracker.state import COLORED, DEAL, OFFER, OVER, WALL_TILING, GameState
+from tracker.table_model import BoardModel, board_model, table_model
+from tracker.tiles import COLOUR_NAMES, EMPTY, WALL_SIZE, colored_wall_column
+
+Region = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    player: int | None
+    rule: str
+    reason: str
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerStatus:
+    timestamp: float
+    committed: tuple[str, ...]  # what was committed on this observation, in words
+    alert: Alert | None  # an illegal action on the table, if any
+    score_alerts: tuple[Alert, ...]  # score cubes that disagree with the true score
+    waiting: str | None  # why nothing was committed, when something seems to be happening
+    occluded: tuple[Region, ...]
+
+
+@dataclass
+class TrackerSettings:
+    rest_seconds: float = 0.3  # a region must look the same this long before it counts
+    margin: float = 3.0  # nats (20:1) by which the best explanation must beat the runner-up
+    depth: int = 3  # moves the camera may have missed
+    cube_rest_seconds: float = 1.5  # score cubes move during tiling: judge them only when they have settled
+
+
+@dataclass
+class _RegionWatch:
+    signature: object = None
+    since: float = 0.0
+
+
+@dataclass
+class MoveTracker:
+    game: Game
+    settings: TrackerSettings = field(default_factory=TrackerSettings)
+    alert: Alert | None = None
+    score_alerts: dict[int, Alert] = field(default_factory=dict)
+    _watch: dict[Region, _RegionWatch] = field(default_factory=dict)
+    # The last undecided offer evaluation: the same evidence again needs no new search.
+    _last_offer_key: object = None
+    _last_offer_waiting: str | None = None
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    # ---- the one entry point -----------------------------------------------------------------------
+    def observe(self, observation: dict | TableEvidence, timestamp: float | None = None) -> TrackerStatus:
+        """Take one observation; commit what it proves, raise or clear alerts, and say why it waits."""
+        try:
+            evidence = observation if isinstance(observation, TableEvidence) else table_evidence(
+                observation, 0.0 if timestamp is None else timestamp)
+        except ObservationError as err:
+            return self._status(timestamp or 0.0, (), f"unreadable observation: {err}", ())
+        now = evidence.timestamp if timestamp is None else timestamp
+        shape = self._shape_problem(evidence)
+        if shape:
+            return self._status(now, (), shape, ())
+        settled, occluded = self._settle(evidence, now, self.settings.rest_seconds)
+        committed: list[str] = []
+        waiting = None
+        # A round can move on several steps in one view (the last move, then the tiling is already visible).
+        for _ in range(4):
+            phase = self.state.phase
+            if phase == OFFER:
+                done, waiting = self._offer(settled, now)
+            elif phase == WALL_TILING:
+                done, waiting = self._wall_tiling(settled, now)
+            elif phase == DEAL:
+                done, waiting = self._deal(settled, now)
+            else:
+                done, waiting = [], None
+            committed += done
+            if not done:
+                break
+        self._check_score_cubes(evidence, now)
+        return self._status(now, tuple(committed), waiting, occluded)
+
+    def _status(self, now, committed, waiting, occluded) -> TrackerStatus:
+        return TrackerStatus(now, committed, self.alert, tuple(self.score_alerts.values()), waiting, occluded)
+
+    def _shape_problem(self, evidence: TableEvidence) -> str | None:
+        state = self.state
+        if len(evidence.boards) != state.players or len(evidence.factories) != len(state.factories):
+            return (f"the observation shows {len(evidence.boards)} boards and {len(evidence.factories)} factory "
+                    f"displays; this game has {state.players} and {len(state.factories)}")
+        return None
+
+    # ---- stability ---------------------------------------------------------------------------------
+    def _settle(self, evidence: TableEvidence, now: float, rest: float) -> tuple[TableEvidence, tuple[Region, ...]]:
+        """Evidence with every region that is covered, or changed too recently, turned into no evidence."""
+        hidden: list[Region] = []
+        boards = []
+        for i, ev in enumerate(evidence.boards):
+            still = self._at_rest(("board", i), ev.signature, ev.occluded, now, rest)
+            if ev.occluded or not still:
+                hidden.append(("board", i))
+                ev = dataclasses.replace(ev, occluded=True)
+            boards.append(ev)
+        factories = []
+        for j, ev in enumerate(evidence.factories):
+            still = self._at_rest(("factory", j), ev.signature, ev.occluded, now, rest)
+            if ev.occluded or not still:
+                hidden.append(("factory", j))
+                ev = dataclasses.replace(ev, occluded=True)
+            factories.append(ev)
+        centre = evidence.centre
+        if not self._at_rest(("centre", 0), centre.signature, centre.occluded, now, rest) or centre.occluded:
+            hidden.append(("centre", 0))
+            centre = dataclasses.replace(centre, occluded=True)
+        return TableEvidence(tuple(boards), tuple(factories), centre, now), tuple(hidden)
+
+    def _at_rest(self, region: Region, signature, occluded: bool, now: float, rest: float) -> bool:
+        watch = self._watch.setdefault(region, _RegionWatch(None, now))
+        if occluded:
+            # A covered region may have changed underneath: it must be seen at rest again afterwards.
+            watch.signature, watch.since = None, now
+            return False
+        if signature != watch.signature:
+            watch.signature, watch.since = signature, now
+        return now - watch.since >= rest
+
+    # ---- the factory offer -------------------------------------------------------------------------
+    def _offer(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
+        state = self.state
+        scorer = Scorer(evidence)
+        committed = table_model(state)
+        if scorer.table(committed) >= max_loglik(evidence) - 1e-9:
+            # The table is exactly as committed (wherever it is in view): nothing to explain.
+            self.alert = None
+            return [], None
+        key = (len(self.game.record.events), _evidence_key(evidence))
+        if key == self._last_offer_key:
+            return [], self._last_offer_waiting
+        hypotheses = legal_hypotheses(state, scorer, depth=1)
+        best_legal = max(_score(h, scorer) for h in hypotheses)
+        if best_legal < max_loglik(evidence) - 1e-9:
+            # No single legal move explains everything in view: missed moves, or a rule broken.
+            hypotheses = legal_hypotheses(state, scorer, depth=self.settings.depth)
+            hypotheses += illegal_hypotheses(state)
+        best, runner_up = _best_two(hypotheses, scorer)
+        committed_table = hypotheses[0].table
+        if not best.moves and best.legal:
+            if self.alert is not None:
+                self.alert = None
+            return [], None
+        margin = _score(best, scorer) - (_score(runner_up, scorer) if runner_up else float("-inf"))
+        if margin < self.settings.margin:
+            what = best.describe(state)
+            other = runner_up.describe(state) if runner_up else "nothing"
+            self._last_offer_key = key
+            self._last_offer_waiting = f"not sure yet: '{what}' or '{other}'"
+            return [], self._last_offer_waiting
+        hidden = [r for r in changed_regions(committed_table, best.table) if _is_hidden(evidence, r)]
+        if hidden:
+            return [], f"waiting for {_region_name(hidden[0])} to be in view and still"
+        if not best.legal:
+            if self.alert is None or self.alert.rule != best.rule or self.alert.reason != best.reason:
+                self.alert = Alert(best.player, best.rule, best.reason, now)
+            return [], None
+        described = best.describe(state)
+        for move in best.moves:
+            self.game.play(move)
+        self.alert = None
+        return [described], None
+
+    # ---- wall tiling -------------------------------------------------------------------------------
+    def _wall_tiling(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
+        state = self.state
+        columns: dict[tuple[int, int], int] = {}
+        for player in range(state.players):
+            ev = evidence.boards[player]
+            if ev.occluded:
+                return [], f"waiting to see {state.names[player]}'s board during wall tiling"
+            options = _tiling_options(state, player, ev)
+            scored = sorted(((board_loglik(b, ev) + prior, i) for i, (b, prior, _, _) in enumerate(options)),
+                            reverse=True)
+            top, i = scored[0]
+            board, _, label, detail = options[i]
+            second = max((v for v, j in scored[1:] if options[j][2] != label), default=float("-inf"))
+            if top - second < self.settings.margin:
+                return [], f"{state.names[player]} is still tiling"
+            if label == "wrong":
+                self.alert = Alert(player, "wrong_wall_space", detail, now)
+                return [], None
+            if label != "done":
+                return [], f"{state.names[player]} is still tiling"
+            columns.update(detail)
+        try:
+            reports = self.game.tile_walls(columns)
+        except (IllegalMove, RecordError) as err:
+            self.alert = Alert(None, "wall_tiling", str(err), now)
+            return [], None
+        self.alert = None
+        words = [f"{state.names[r.player]} +{r.wall_points} -{r.floor_penalty} = {r.score_after}" for r in reports]
+        return ["wall tiling: " + ", ".join(words)], None
+
+    # ---- the next round's deal ---------------------------------------------------------------------
+    def _deal(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
+        state = self.state
+        expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
+        if any(f.occluded for f in evidence.factories):
+            return [], "waiting for the factory displays to be refilled and in view"
+        seen = sum(sum(f.counts) for f in evidence.factories)
+        if seen != expected or any(sum(f.counts) > 4 for f in evidence.factories):
+            return [], f"waiting for the factory displays to be refilled ({seen} of {expected} tiles seen)"
+        deal = [[c for c in range(5) for _ in range(f.counts[c])] for f in evidence.factories]
+        try:
+            self.game.deal(deal)
+        except RecordError as err:
+            if self.alert is None or self.alert.reason != str(err):
+                self.alert = Alert(None, "deal", f"this deal is impossible: {err}", now)
+            return [], None
+        self.alert = None
+        return [f"round {self.state.round} dealt"], None
+
+    # ---- score cubes -------------------------------------------------------------------------------
+    def _check_score_cubes(self, evidence: TableEvidence, now: float) -> None:
+        if self.state.phase == WALL_TILING:
+            return
+        for player, ev in enumerate(evidence.boards):
+            watch = self._watch.setdefault(("cube", player), _RegionWatch(None, now))
+            if ev.occluded or ev.score_marker is None:
+                watch.signature, watch.since = None, now
+                continue
+            if ev.score_marker != watch.signature:
+                watch.signature, watch.since = ev.score_marker, now
+            if now - watch.since < self.settings.cube_rest_seconds:
+                continue
+            true = self.state.boards[player].score
+            if ev.score_marker != true:
+                if player not in self.score_alerts:
+                    name = self.state.names[player]
+                    self.score_alerts[player] = Alert(
+                        player, "score_cube", f"{name}'s score cube shows {ev.score_marker}, but the score is {true}",
+                        now)
+            else:
+                self.score_alerts.pop(player, None)
+
+    # ---- people ------------------------------------------------------------------------------------
+    def undo(self, count: int = 1) -> None:
+        self.game.undo(count)
+        self.alert = None
+
+    def correct(self, replace: int, events: list[dict], reason: str = "") -> None:
+        """A person's correction: replace the last `replace` game events with `events` (it goes into the log)."""
+        self.game.correct(replace, events, reason)
+        self.alert = None
+
+
+def _score(h: Hypothesis, scorer: Scorer) -> float:
+    return scorer.table(h.table) + h.prior
+
+
+def _best_two(hypotheses: list[Hypothesis], scorer: Scorer) -> tuple[Hypothesis, Hypothesis | None]:
+    # One explanation per distinct table: the likeliest a priori (legal before illegal, shorter first).
+    by_table: dict = {}
+    for h in hypotheses:
+        known = by_table.get(h.table)
+        if known is None or h.prior > known.prior or (h.prior == known.prior and h.legal and not known.legal):
+            by_table[h.table] = h
+    ranked = sorted(by_table.values(), key=lambda h: _score(h, scorer), reverse=True)
+    return ranked[0], (ranked[1] if len(ranked) > 1 else None)
+
+
+def _evidence_key(evidence: TableEvidence) -> tuple:
+    return (
+        tuple(None if b.occluded else (b.pattern, b.floor, b.wall) for b in evidence.boards),
+        tuple(None if f.occluded else (f.counts, f.log_miss) for f in evidence.factories),
+        None if evidence.centre.occluded else (evidence.centre.counts, evidence.centre.first_player),
+    )
+
+
+def _is_hidden(evidence: TableEvidence, region: Region) -> bool:
+    kind, index = region
+    if kind == "board":
+        return evidence.boards[index].occluded
+    if kind == "factory":
+        return evidence.factories[index].occluded
+    return evidence.centre.occluded
+
+
+def _region_name(region: Region) -> str:
+    kind, index = region
+    return {"board": f"board {index + 1}", "factory": f"factory display {index + 1}"}.get(kind, "the centre")
+
+
+def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel, float, str, object]]:
+    """The board before tiling, part-way (rows done top to bottom), done, and done but for one tile on a space
+    where it may not go."""
+    start = board_model(state, player)
+    board = state.boards[player]
+    full = [r for r in range(WALL_SIZE) if board.pattern_count[r] == r + 1]
+    options: list[tuple[BoardModel, float, str, object]] = [(start, 0.0, "start", None)]
+    wall = [list(row) for row in start.wall]
+    lines = list(start.lines)
+    column_sets = [0] * WALL_SIZE
+    for r in range(WALL_SIZE):
+        for c in range(WALL_SIZE):
+            if wall[r][c] != EMPTY:
+                column_sets[c] |= 1 << wall[r][c]
+    chosen: dict[tuple[int, int], int] = {}
+    legal_by_row: dict[int, list[int]] = {}
+    for r in full:
+        colour = board.pattern_colour[r]
+        if state.variant == COLORED:
+            legal = [colored_wall_column(r, colour)]
+        else:
+            legal = [c for c in range(WALL_SIZE) if wall[r][c] == EMPTY and not column_sets[c] >> colour & 1]
+        legal_by_row[r] = legal
+        lines[r] = (EMPTY,) * (r + 1)
+        if legal:
+            # Gray wall: the player's choice is the legal column that looks most occupied.
+            column = max(legal, key=lambda c: ev.wall[r][c][1] - ev.wall[r][c][0])
+            wall[r][column] = colour
+            column_sets[column] |= 1 << colour
+            chosen[(player, r)] = column
+        options.append((BoardModel(tuple(lines), start.floor, _freeze(wall)), 0.0, "partial", None))
+    # Every tile placed is enough to commit: the floor line is cleared by the tiling whether or not the player
+    # has cleared it yet. Both views are "done", with the same columns.
+    finished = [(BoardModel(tuple(lines), floor, _freeze(wall)), floor) for floor in {start.floor, ()}]
+    options = [o for o in options if all(o[0] != b for b, _ in finished)]
+    options += [(b, 0.0, "done", chosen) for b, _ in finished]
+    for r in full:
+        colour = board.pattern_colour[r]
+        placed_at = chosen.get((player, r))
+        for c in range(WALL_SIZE):
+            if start.wall[r][c] != EMPTY or c in legal_by_row[r] or c == placed_at:
+                continue
+            wrong = [row[:] for row in wall]
+            if placed_at is not None:
+                wrong[r][placed_at] = EMPTY
+            wrong[r][c] = colour
+            detail = (f"{state.names[player]} put the {COLOUR_NAMES[colour]} tile of pattern line {r + 1} "
+                      f"on column {c + 1} of the wall, where it may not go")
+            for _, floor in finished:
+                # Wall occupancy is weaker evidence than colour (2 nats a space at 0.9): a lighter prior.
+                options.append((BoardModel(tuple(lines), floor, _freeze(wrong)), -1.0, "wrong", detail))
+    return options
+
+
+def _freeze(wall: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(row) for row in wall)
+
+
+__all__ = ["Alert", "MoveTracker", "TrackerSettings", "TrackerStatus", "InvalidDeal", "OVER"]

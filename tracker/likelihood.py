@@ -1,0 +1,80 @@
+"""How well a predicted table explains the evidence: a log-likelihood summed over the regions in view.
+
+Occluded regions add nothing, so hypotheses that differ only there tie, and the tracker waits. Region scores
+are memoised per evidence: most hypotheses change one board, one source and the centre.
+"""
+
+from __future__ import annotations
+
+from tracker.evidence import BoardEvidence, CountEvidence, TableEvidence, slot_index
+from tracker.scoring import FLOOR_SPACES
+from tracker.table_model import BoardModel, TableModel
+from tracker.tiles import EMPTY
+
+
+def board_loglik(board: BoardModel, ev: BoardEvidence) -> float:
+    if ev.occluded:
+        return 0.0
+    total = 0.0
+    for r, slots in enumerate(board.lines):
+        dists = ev.pattern[r]
+        for j, item in enumerate(slots):
+            total += dists[j][slot_index(item)]
+    floor = board.floor
+    for k in range(FLOOR_SPACES):
+        total += ev.floor[k][slot_index(floor[k]) if k < len(floor) else slot_index(EMPTY)]
+    for r, row in enumerate(board.wall):
+        probs = ev.wall[r]
+        for c, cell in enumerate(row):
+            total += probs[c][cell != EMPTY]
+    return total
+
+
+def count_loglik(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence) -> float:
+    if ev.occluded:
+        return 0.0
+    miss = sum(abs(a - b) for a, b in zip(counts, ev.counts))
+    if marker is not None and ev.first_player is not None and marker != ev.first_player:
+        miss += 1
+    return miss * ev.log_miss
+
+
+def max_loglik(evidence: TableEvidence) -> float:
+    """The best log-likelihood any table could reach: every visible element at its likeliest reading."""
+    total = 0.0
+    for ev in evidence.boards:
+        if ev.occluded:
+            continue
+        total += sum(max(d) for line in ev.pattern for d in line)
+        total += sum(max(d) for d in ev.floor)
+        total += sum(max(p) for row in ev.wall for p in row)
+    return total
+
+
+class Scorer:
+    """Log-likelihood of whole tables against one TableEvidence, with per-region memoisation."""
+
+    def __init__(self, evidence: TableEvidence) -> None:
+        self.evidence = evidence
+        self._boards: dict[tuple[int, BoardModel], float] = {}
+        self._factories: dict[tuple[int, tuple[int, ...]], float] = {}
+
+    def board(self, player: int, board: BoardModel) -> float:
+        key = (player, board)
+        value = self._boards.get(key)
+        if value is None:
+            value = self._boards[key] = board_loglik(board, self.evidence.boards[player])
+        return value
+
+    def factory(self, index: int, counts: tuple[int, ...]) -> float:
+        key = (index, counts)
+        value = self._factories.get(key)
+        if value is None:
+            value = self._factories[key] = count_loglik(counts, None, self.evidence.factories[index])
+        return value
+
+    def table(self, table: TableModel) -> float:
+        total = sum(self.board(p, b) for p, b in enumerate(table.boards))
+        total += sum(self.factory(j, f) for j, f in enumerate(table.factories))
+        total += count_loglik(table.centre, table.centre_marker, self.evidence.centre)
+        return total
