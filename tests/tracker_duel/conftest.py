@@ -6,6 +6,8 @@ printed value used is the one the rulebook's scoring example gives: a special ti
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from tracker.duel import ACQUISITION, parse_components
@@ -20,8 +22,8 @@ def component_data(dome_tiles=(), bonus_tiles=(), special_row_points=None, scori
     """Component JSON with the given dome tiles first (ids 0, 1, ...), padded to 20 dome tiles and 20 bonus tiles.
 
     Padding bonus tiles show two colours each, cycling through the five."""
-    dome = [dict(t) for t in dome_tiles] + [dict(FILLER) for _ in range(max(0, 20 - len(dome_tiles)))]
-    bonus = [dict(t) for t in bonus_tiles]
+    dome = [copy.deepcopy(t) for t in dome_tiles] + [copy.deepcopy(FILLER) for _ in range(max(0, 20 - len(dome_tiles)))]
+    bonus = [copy.deepcopy(t) for t in bonus_tiles]
     i = 0
     while len(bonus) < 20:
         bonus.append({"halves": [DUEL_COLOUR_NAMES[i % 5], DUEL_COLOUR_NAMES[(i + 1) % 5]]})
@@ -40,6 +42,11 @@ def component_data(dome_tiles=(), bonus_tiles=(), special_row_points=None, scori
     if corner_points is not None:
         data["corner_points"] = corner_points
     return data
+
+
+@pytest.fixture
+def component_json():
+    return component_data
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import random
 import time
 
 from tracker.duel.components import DuelComponents, placeholder_components
+from tracker.duel.game import DuelGame
 from tracker.duel.state import DEAL, DOME_TILING, OVER, DuelState, random_dome_choices
 
 
@@ -27,6 +28,19 @@ def random_duel_game(components: DuelComponents, rng: random.Random, start_score
             revealed = state.random_stack_tile(rng) if state.needs_reveal(action) else None
             state.play(action, revealed=revealed)
     return state
+
+
+def random_step(game: DuelGame, rng: random.Random) -> None:
+    """One random event of a logged game: a refill, a uniformly random legal action, or dome tiling."""
+    state = game.state
+    if state.phase == DEAL:
+        game.deal_random(rng)
+    elif state.phase == DOME_TILING:
+        game.tile_domes(random_dome_choices(state, rng))
+    else:
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        game.play(action, revealed=state.random_stack_tile(rng) if state.needs_reveal(action) else None)
 
 
 def duel_games_per_second(seconds: float, seed: int = 1) -> float:
