@@ -9,6 +9,7 @@ leaving the state untouched.
 from __future__ import annotations
 
 import random
+from itertools import permutations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -396,10 +397,37 @@ class GameState:
             self.start_player = self.marker_taker
         self.current_player = self.start_player
         self.centre_has_marker = False
-        if any(complete_rows(b.wall) for b in self.boards) or sum(self.bag) + sum(self.lid) == 0:
+        if (
+            any(complete_rows(b.wall) for b in self.boards)
+            or sum(self.bag) + sum(self.lid) == 0
+            or not any(self.row_can_still_complete(p, r) for p in range(self.players) for r in range(WALL_SIZE))
+        ):
             self._end_game()
         else:
             self.phase = DEAL
+
+    def row_can_still_complete(self, player: int, row: int) -> bool:
+        """False when wall row `row` can provably never be completed (checked between rounds, when every tile off
+        the walls and pattern lines is in the bag or the lid).
+
+        A missing colour with no tile left in the bag or lid can never reach a wall again: its other tiles sit
+        on pattern lines that cannot fill without it. On the gray wall the missing colours must also fit the
+        empty spaces without repeating a colour in a column; columns only ever gain colours, so once a row is
+        dead it stays dead."""
+        board = self.boards[player]
+        line = board.wall[row]
+        empty = [c for c in range(WALL_SIZE) if line[c] == EMPTY]
+        if not empty:
+            return True
+        missing = [k for k in range(5) if not board.row_colours[row] >> k & 1]
+        if any(self.bag[k] + self.lid[k] == 0 for k in missing):
+            return False
+        if self.variant == COLORED:
+            return True
+        return any(
+            all(not board.column_colours[c] >> k & 1 for k, c in zip(missing, order))
+            for order in permutations(empty)
+        )
 
     def _end_game(self) -> None:
         finals = []

@@ -95,9 +95,9 @@ def test_end_of_game(position, name, walls, before, finals, winners):
 def test_game_ends_when_nothing_can_be_dealt(position):
     """Bag and lid empty after tiling and no complete row: the game ends, scored normally."""
     state = position(boards=[{"wall": ["B....", E, E, E, E], "lines": ["", "WW", "", "", ""], "score": 3}],
-                     phase=WALL_TILING, bag=[0] * 5, lid=[0] * 5)
+                     phase=WALL_TILING, bag=[0] * 5, lid=[1, 1, 1, 1, 0])
     state.tile_walls()
-    # The white tile joins the blue vertically (2); one white goes to the lid, so a tile is still dealable.
+    # The white tile joins the blue vertically (2); one white goes to the lid: tiles are still dealable.
     assert state.phase == "deal" and state.boards[0].score == 5
     state = position(boards=[{"wall": ["B....", E, E, E, E], "lines": ["Y", "", "", "", ""], "score": 3}],
                      phase=WALL_TILING, bag=[0] * 5, lid=[0] * 5)
@@ -123,3 +123,50 @@ def test_gray_wall_column_choice_scores_against_its_neighbours(position):
     [report, _] = state.tile_walls({(0, 1): 1})
     # Under black (column 2): vertical pair, 2 points; column 3 would have scored 1.
     assert report.placements[0].points == 2 and state.boards[0].wall[1][1] == 0
+
+
+def test_game_ends_when_no_row_can_ever_be_completed(position):
+    """Policy where the rulebook is silent: after tiling, if no player can ever complete a row, the game ends
+    (scored normally) instead of going on forever. No blue tile is left in bag or lid (the others sit on
+    pattern lines that cannot fill): every row still missing blue is dead."""
+    no_blue = {"bag": [0, 3, 3, 3, 3], "lid": [0] * 5}
+    alive = position(boards=[{"wall": ["B....", E, E, E, E]}, {}], phase=WALL_TILING, **no_blue)
+    assert alive.row_can_still_complete(0, 0) and not alive.row_can_still_complete(0, 1)
+    alive.tile_walls()
+    assert alive.phase == "deal"
+    dead = position(boards=[{"lines": ["", "", "BB", "", ""]}, {}], phase=WALL_TILING, **no_blue)
+    dead.tile_walls()
+    assert dead.phase == OVER and [f.score for f in dead.final_scores] == [0, 0]
+
+
+def test_gray_row_dead_when_its_colours_cannot_fit_its_columns(position):
+    # Row 1 lacks red and blue in columns 4 and 5, but column 4 has red and column 5 has blue already... and
+    # the other way round also fails, since column 4 has blue too.
+    state = position(variant=GRAY, boards=[{"wall": ["...RB", "KWY..", "...B.", E, E]}])
+    assert not state.row_can_still_complete(0, 1)
+    assert state.row_can_still_complete(0, 3)
+    colored = position(boards=[{"wall": ["BYRK.", E, E, E, E]}])
+    assert colored.row_can_still_complete(0, 0)
+    colored.bag[4] = 0
+    assert not colored.row_can_still_complete(0, 0)
+
+
+def test_stuck_random_gray_game_ends():
+    """Found by the property tests: random columns on the gray wall locked every blue tile on pattern lines
+    that can never fill; before the policy this game never ended (5,000 rounds tried)."""
+    import random
+
+    from tracker import new_game
+
+    rng = random.Random(765)
+    state = new_game(3, GRAY)
+    while state.phase != OVER:
+        assert state.round < 100
+        if state.phase == "deal":
+            state.deal_random(rng)
+        elif state.phase == "offer":
+            legal = state.legal_moves()
+            state.play(legal[rng.randrange(len(legal))])
+        else:
+            state.tile_walls(lambda p, r, c, legal: legal[rng.randrange(len(legal))])
+    assert not any(state.row_can_still_complete(p, r) for p in range(3) for r in range(5))
