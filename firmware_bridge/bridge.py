@@ -217,6 +217,7 @@ class DisplayBridge:
             device_errors=c.device_errors,
             last_device_error=link.last_error,
             reconnects=self._reconnects,
+            device_resets=c.device_reboots,
             button_events=c.events,
             alert_text=alert_text,
         )

@@ -31,6 +31,7 @@ class BridgeStatus:
     device_errors: int = 0
     last_device_error: str = ""
     reconnects: int = 0
+    device_resets: int = 0  # the firmware restarted (power dip, reset by a cable bump)
     button_events: int = 0
     alert_text: str = ""
 
