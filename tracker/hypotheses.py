@@ -40,10 +40,10 @@ class Hypothesis:
             return self.reason
         if not self.moves:
             return "no change"
-        return "; ".join(f"{state.names[p]}: {m}" for p, m in _movers(state, self.moves))
+        return "; ".join(f"{state.names[p]}: {m}" for p, m in movers(state, self.moves))
 
 
-def _movers(state: GameState, moves: tuple[Move, ...]):
+def movers(state: GameState, moves: tuple[Move, ...]):
     player = state.current_player
     for m in moves:
         yield player, m

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from tracker.evidence import ObservationError, TableEvidence, table_evidence
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
-from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses
+from tracker.hypotheses import Hypothesis, movers, changed_regions, illegal_hypotheses, legal_hypotheses
+from tracker.moves import Move
 from tracker.likelihood import Scorer, board_loglik, max_loglik
 from tracker.record import RecordError
 from tracker.state import COLORED, DEAL, OFFER, OVER, WALL_TILING, GameState
@@ -170,6 +171,10 @@ class MoveTracker:
             hypotheses += illegal_hypotheses(state)
         best, runner_up = _best_two(hypotheses, scorer)
         committed_table = hypotheses[0].table
+        if _score(best, scorer) < max_loglik(evidence) - 1e-9:
+            recheck = self._recheck(evidence, scorer, _score(best, scorer))
+            if recheck:
+                return recheck, None
         if not best.moves and best.legal:
             if self.alert is not None:
                 self.alert = None
@@ -193,6 +198,35 @@ class MoveTracker:
             self.game.play(move)
         self.alert = None
         return [described], None
+
+    def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float) -> list[str]:
+        """Nothing from the committed state explains this clear view: were the last one or two committed moves
+        misread? If moves from before them explain everything in view, replace them (a logged correction)."""
+        state = self.state
+        record = self.game.record
+        for back in (1, 2):
+            if back > record.undoable:
+                break
+            before = record.state_before(back)
+            if before.phase != OFFER or before.round != state.round:
+                break  # only moves of this round are re-checked; deals and tilings stand
+            committed_moves = [Move.from_json(e) for e in record.events if e.get("type") == "move"][-back:]
+            found = [h for h in legal_hypotheses(before, scorer, depth=back + 1) if len(h.moves) >= back]
+            if not found:
+                continue
+            best = max(found, key=lambda h: _score(h, scorer))
+            if (
+                scorer.table(best.table) >= max_loglik(evidence) - 1e-9
+                and _score(best, scorer) - best_now >= self.settings.margin
+                and list(best.moves[:back]) != committed_moves
+                and not any(_is_hidden(evidence, r) for r in changed_regions(table_model(before), best.table))
+            ):
+                described = best.describe(before)
+                events = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(before, best.moves)]
+                self.game.correct(back, events, reason=f"re-checked against a clearer view: {described}")
+                self.alert = None
+                return [f"corrected the last {back} move(s): {described}"]
+        return []
 
     # ---- wall tiling -------------------------------------------------------------------------------
     def _wall_tiling(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:

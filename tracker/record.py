@@ -109,6 +109,12 @@ class GameRecord:
     def undoable(self) -> int:
         return len(self._before)
 
+    def state_before(self, count: int):
+        """The state before the last `count` game events still in force (read-only: never mutate it)."""
+        if not 1 <= count <= len(self._before):
+            raise RecordError(f"only {len(self._before)} events can be looked back on")
+        return self._before[-count]
+
     def _apply_atomic(self, event: dict) -> None:
         """Apply an event entirely or not at all."""
         saved = (self.state, list(self._before))

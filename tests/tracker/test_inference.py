@@ -325,3 +325,19 @@ def test_garbage_and_contradictory_observations_never_crash_or_commit_illegal_st
         replayed, problem = Game.from_events(game.record.events)
         assert problem is None and replayed.state == game.state
         assert game.state.tile_count() == [20] * 5
+
+
+def test_a_misread_move_is_corrected_when_a_clearer_view_contradicts_it():
+    truth, game, rng = started(players=2, seed=21)
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    table.frames(4)
+    legal = truth.legal_moves()
+    right = next(m for m in legal if m.line != FLOOR)
+    wrong = next(m for m in legal if m.source == right.source and m.colour == right.colour and m.line != right.line)
+    truth.play(right)
+    game.play(wrong)  # what a misreading tracker would have committed
+    status = table.frames(6)
+    assert game.state == truth
+    assert any("corrected the last 1 move" in c for s in table.log for c in s.committed)
+    assert game.record.events[-1]["type"] == "correction"
