@@ -11,6 +11,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from tracker.duel.bench import duel_games_per_second
 from tracker.state import DEAL, OFFER, OVER, GameState
 
 
@@ -85,6 +86,7 @@ class RulesFigures:
     games_per_s_4p: float
     legal_moves_us: float
     legal_moves_us_cached: float
+    duel_games_per_s: float
     games_2p: int
     games_4p: int
     positions: int
@@ -100,6 +102,7 @@ def rules_figures(seconds: float = 3.0) -> RulesFigures:
         games_per_s_4p=rate4,
         legal_moves_us=legal_moves_median_us(positions, cold=True),
         legal_moves_us_cached=legal_moves_median_us(positions, cold=False),
+        duel_games_per_s=duel_games_per_second(seconds),
         games_2p=n2,
         games_4p=n4,
         positions=len(positions),

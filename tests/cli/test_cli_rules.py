@@ -18,7 +18,7 @@ def test_bench_rules_json_prints_one_object_with_the_figures():
     result = run_cli("bench", "rules", "--json", "--seconds", "0.2")
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
-    for key in ("games_per_s_2p", "games_per_s_4p", "legal_moves_us"):
+    for key in ("games_per_s_2p", "games_per_s_4p", "legal_moves_us", "duel_games_per_s"):
         assert isinstance(figures[key], float) and figures[key] > 0
     assert figures["games_2p"] >= 3 and figures["positions"] == 200
 
