@@ -100,6 +100,12 @@ class DisplayBridge:
         with self._lock:
             return self._report
 
+    def wait_shown(self, timeout_s: float) -> bool:
+        """Wait until the display has acknowledged the state most recently passed to ``update()``."""
+        with self._lock:
+            wanted = self._desired.wire()
+        return self.wait_for(lambda s: s.ok and s.shown is not None and s.shown.wire() == wanted, timeout_s)
+
     def wait_for(self, predicate: Callable[[BridgeStatus], bool], timeout_s: float) -> bool:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
@@ -220,6 +226,7 @@ class DisplayBridge:
             device_resets=c.device_reboots,
             button_events=c.events,
             alert_text=alert_text,
+            shown=link.acked,
         )
 
     @staticmethod

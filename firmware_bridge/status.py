@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from enum import Enum
 
+from firmware_bridge.messages import DisplayState
+
 
 class LinkState(str, Enum):
     STOPPED = "stopped"  # bridge not running
@@ -34,6 +36,8 @@ class BridgeStatus:
     device_resets: int = 0  # the firmware restarted (power dip, reset by a cable bump)
     button_events: int = 0
     alert_text: str = ""
+    shown: DisplayState | None = None  # the last state the display acknowledged
+
 
     @property
     def ok(self) -> bool:
@@ -43,4 +47,7 @@ class BridgeStatus:
         data = asdict(self)
         data["state"] = self.state.value
         data["ok"] = self.ok
+        if self.shown is not None:
+            data["shown"] = {"scores": list(self.shown.scores), "current_player": self.shown.current_player,
+                             "alert": self.shown.alert}
         return data

@@ -205,3 +205,14 @@ def test_device_reset_is_healed(sim, bridge):
     assert bridge.wait_for(lambda s: s.device_resets == 1, 2.0)
     took = wait_shown(sim, bridge, state, "device reset")
     assert took < CONVERGE_LIMIT_S
+
+
+def test_display_test_command_against_the_firmware(sim, capsys):
+    from web_dashboard.cli import main
+
+    code = main(["display-test", "--port", str(sim.link_path), "--step", "0.1"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "firmware 1.0" in out and "NOT ACKNOWLEDGED" not in out
+    time.sleep(0.1)
+    assert sim.state()["players"] == ["   0"] * 4  # the last step, on the pins
