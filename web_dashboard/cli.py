@@ -18,6 +18,7 @@ from web_dashboard.errors import UserError
 COMMAND_MODULES = (
     "web_dashboard.commands.demo",
     "web_dashboard.commands.bench",
+    "web_dashboard.commands.recognize",
     "web_dashboard.commands.display_test",
 )
 

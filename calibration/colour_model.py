@@ -1,0 +1,142 @@
+"""The colour model: what each kind of tile looks like, in CIE L*a*b*, under the light of the setup photograph.
+
+It starts from the measurements of a real set (BOARD-GEOMETRY.md), is re-learned from the set in front of the
+camera at setup (the factory displays then hold 4 tiles each: 20-36 tiles of known count, unknown colour), and is
+adapted through the game from confident readings. Frames are first brought to the setup light by the board's own
+print (see vision/light.py), so the model never has to follow the lamp.
+
+Stored in the calibration profile under learned["colour_model"].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+COLOURS = ("blue", "yellow", "red", "black", "white")
+FIRST_PLAYER = "first_player"
+TILE_CLASSES = COLOURS + (FIRST_PLAYER,)
+
+# Tiles as measured on a real photograph (BOARD-GEOMETRY.md); the marker is a cream tile with a dark "1".
+DEFAULT_MEANS = {
+    "blue": (46.0, 2.0, -46.0),
+    "yellow": (63.0, 34.0, 31.0),
+    "red": (49.0, 47.0, 25.0),
+    "black": (20.0, -1.0, -8.0),
+    "white": (60.0, -10.0, -17.0),
+    FIRST_PLAYER: (84.0, 3.0, 9.0),
+}
+# How far a tile's median strays from its colour's mean (lighting across the table, motifs, gloss), per L*a*b*.
+DEFAULT_SIGMA = (7.0, 6.0, 6.0)
+# Things in a factory display or the centre that are not tiles: the disc's cream card, blue rosette, orange rim.
+DEFAULT_BACKGROUND = ((84.0, 3.0, 10.0), (53.0, 2.0, -26.0), (62.0, 32.0, 58.0))
+
+
+@dataclass
+class ColourModel:
+    means: np.ndarray  # (6, 3) Lab per tile class (TILE_CLASSES order)
+    sigmas: np.ndarray  # (6, 3)
+    background: np.ndarray  # (K, 3) Lab of non-tile things inside factories and the centre
+    learned_from: int = 0  # how many tiles the means were fitted to (0: the defaults)
+    adapt_rate: float = 0.02  # weight of one confident reading in the running means
+    extra: dict = field(default_factory=dict)
+
+    @staticmethod
+    def default() -> "ColourModel":
+        return ColourModel(
+            np.array([DEFAULT_MEANS[c] for c in TILE_CLASSES], np.float32),
+            np.tile(np.array(DEFAULT_SIGMA, np.float32), (len(TILE_CLASSES), 1)),
+            np.array(DEFAULT_BACKGROUND, np.float32),
+        )
+
+    # ---- classification ---------------------------------------------------------------------------------
+    def log_likelihood(self, lab: np.ndarray, classes: int = len(TILE_CLASSES)) -> np.ndarray:
+        """(N, 3) Lab -> (N, classes) Gaussian log-likelihoods (diagonal covariance)."""
+        lab = np.asarray(lab, np.float32).reshape(-1, 1, 3)
+        z = (lab - self.means[None, :classes]) / self.sigmas[None, :classes]
+        return -0.5 * np.sum(z * z, axis=2) - np.sum(np.log(self.sigmas[:classes]), axis=1)[None]
+
+    def probabilities(self, lab: np.ndarray, classes: int = len(TILE_CLASSES)) -> np.ndarray:
+        """(N, 3) Lab -> (N, classes) posterior over tile classes with a flat prior."""
+        ll = self.log_likelihood(lab, classes)
+        ll -= ll.max(axis=1, keepdims=True)
+        p = np.exp(ll)
+        return p / p.sum(axis=1, keepdims=True)
+
+    def mahalanobis(self, lab: np.ndarray, classes: int = len(TILE_CLASSES)) -> np.ndarray:
+        """(N, 3) -> (N, classes) distances in sigmas: how tile-like a colour is at all."""
+        lab = np.asarray(lab, np.float32).reshape(-1, 1, 3)
+        z = (lab - self.means[None, :classes]) / self.sigmas[None, :classes]
+        return np.sqrt(np.sum(z * z, axis=2))
+
+    # ---- learning ---------------------------------------------------------------------------------------
+    def fitted(self, samples: np.ndarray) -> "ColourModel":
+        """A model re-learned from unlabelled tile colours (N, 3) of the set in front of the camera.
+
+        The 5 colours are found as 5 clusters started at the current means (k-means), so each cluster keeps
+        the name of the colour it started nearest to; a cluster that gets too few members keeps its old mean.
+        The marker and the background are moved by the mean shift of the colours (the light's cast).
+        """
+        samples = np.asarray(samples, np.float32).reshape(-1, 3)
+        if len(samples) < 5:
+            return self
+        k = len(COLOURS)
+        means = self.means[:k].copy()
+        scale = self.sigmas[:k].mean(axis=0)
+        for _ in range(12):
+            d = np.sum(((samples[:, None] - means[None]) / scale) ** 2, axis=2)
+            label = d.argmin(axis=1)
+            new = means.copy()
+            for c in range(k):
+                members = samples[label == c]
+                if len(members) >= 2:
+                    new[c] = np.median(members, axis=0)
+            if np.allclose(new, means, atol=0.05):
+                break
+            means = new
+        sigmas = self.sigmas.copy()
+        for c in range(k):
+            members = samples[label == c]
+            if len(members) >= 4:
+                spread = 1.4826 * np.median(np.abs(members - means[c]), axis=0)  # robust sigma
+                # Never narrower than the defaults' half: one photo does not show every corner of the table.
+                sigmas[c] = np.maximum(spread * 2.0, np.array(DEFAULT_SIGMA, np.float32) * 0.6)
+        shift = (means - self.means[:k]).mean(axis=0)
+        all_means = self.means.copy()
+        all_means[:k] = means
+        all_means[k:] += shift
+        return ColourModel(all_means, sigmas, self.background + shift, len(samples), self.adapt_rate, dict(self.extra))
+
+    def adapt(self, lab: np.ndarray, labels: np.ndarray) -> None:
+        """Nudge the means towards confident readings (labels index TILE_CLASSES) made during the game."""
+        lab = np.asarray(lab, np.float32).reshape(-1, 3)
+        for c in np.unique(labels):
+            members = lab[labels == c]
+            if len(members):
+                rate = min(0.5, self.adapt_rate * len(members))
+                self.means[c] = (1 - rate) * self.means[c] + rate * np.median(members, axis=0)
+
+    # ---- storage ----------------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "classes": list(TILE_CLASSES),
+            "means": np.round(self.means, 2).tolist(),
+            "sigmas": np.round(self.sigmas, 2).tolist(),
+            "background": np.round(self.background, 2).tolist(),
+            "learned_from": int(self.learned_from),
+        }
+
+    @staticmethod
+    def from_json(data: dict | None) -> "ColourModel":
+        if not data:
+            return ColourModel.default()
+        try:
+            means = np.array(data["means"], np.float32).reshape(len(TILE_CLASSES), 3)
+            sigmas = np.array(data["sigmas"], np.float32).reshape(len(TILE_CLASSES), 3)
+            background = np.array(data.get("background", DEFAULT_BACKGROUND), np.float32).reshape(-1, 3)
+        except (KeyError, ValueError, TypeError) as err:
+            raise ValueError(f"learned.colour_model is malformed ({err})") from None
+        if np.any(sigmas <= 0):
+            raise ValueError("learned.colour_model.sigmas must be positive")
+        return ColourModel(means, sigmas, background, int(data.get("learned_from", 0)))

@@ -1,0 +1,202 @@
+"""Measuring the recogniser on rendered tables (for `bench vision` and the tests; never used to recognise).
+
+This is the one module of vision/ outside vision/synthetic that imports the renderer: it produces frames, their
+ground truth and a calibration file, runs the recogniser as a user would (calibration + setup frame, then frames),
+and scores the observations against the truth. Random table views cover every element state (any colour on any
+pattern line, walls of any fill, floors with the marker, factories of 0-4 tiles, centres of up to 20 tiles),
+beyond what a played game shows in a few frames.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+COLOURS = ("blue", "yellow", "red", "black", "white")
+
+
+def random_view(players: int, rng: np.random.Generator, variant: str = "colored") -> dict:
+    """A table view (the observation shape) with every element drawn at random within physical limits."""
+    boards = []
+    for _ in range(players):
+        lines = []
+        for r in range(5):
+            n = int(rng.integers(0, r + 2))
+            lines.append([str(rng.choice(COLOURS))] * n)
+        fill = rng.uniform(0, 0.8)
+        wall = []
+        for r in range(5):
+            row = []
+            for c in range(5):
+                if rng.random() < fill:
+                    row.append(COLOURS[(c - r) % 5] if variant == "colored" else str(rng.choice(COLOURS)))
+                else:
+                    row.append(None)
+            wall.append(row)
+        k = int(rng.integers(0, 8))
+        floor = [str(rng.choice(COLOURS)) for _ in range(k)]
+        if k and rng.random() < 0.25:
+            floor[0] = "first_player"
+        boards.append({"pattern_lines": lines, "wall": wall, "floor": floor,
+                       "score_marker": int(rng.integers(0, 101))})
+    factories = []
+    for _ in range({2: 5, 3: 7, 4: 9}[players]):
+        n = int(rng.choice([0, 1, 2, 3, 4], p=[0.2, 0.1, 0.15, 0.15, 0.4]))
+        contents: dict[str, int] = {}
+        for _ in range(n):
+            c = str(rng.choice(COLOURS))
+            contents[c] = contents.get(c, 0) + 1
+        factories.append(contents)
+    centre: dict[str, int] = {}
+    for _ in range(int(rng.integers(0, 21))):
+        c = str(rng.choice(COLOURS))
+        centre[c] = centre.get(c, 0) + 1
+    marker = bool(rng.random() < 0.5)
+    return {"boards": boards, "factories": factories, "center": dict(centre, first_player=marker),
+            "first_player": marker}
+
+
+def setup_view(players: int, rng: np.random.Generator) -> dict:
+    """The table at setup: empty boards, 4 tiles on every display, the marker alone in the centre."""
+    empty = {"pattern_lines": [[] for _ in range(5)], "wall": [[None] * 5 for _ in range(5)], "floor": [],
+             "score_marker": 0}
+    factories = []
+    for _ in range({2: 5, 3: 7, 4: 9}[players]):
+        contents: dict[str, int] = {}
+        for _ in range(4):
+            c = str(rng.choice(COLOURS))
+            contents[c] = contents.get(c, 0) + 1
+        factories.append(contents)
+    return {"boards": [dict(empty) for _ in range(players)], "factories": factories,
+            "center": {"first_player": True}, "first_player": True}
+
+
+# ---- scoring ------------------------------------------------------------------------------------------------
+@dataclass
+class Score:
+    spaces: int = 0
+    space_errors: int = 0
+    regions: int = 0
+    regions_right: int = 0
+    occluded_regions: int = 0
+    occluded_flagged: int = 0
+    occluded_confident: int = 0
+    errors: list = field(default_factory=list)
+
+    def add(self, other: "Score") -> None:
+        for k in ("spaces", "space_errors", "regions", "regions_right", "occluded_regions", "occluded_flagged",
+                  "occluded_confident"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.errors += other.errors
+
+
+def _slots(line: list, r: int) -> list:
+    return list(line[: r + 1]) + [None] * (r + 1 - len(line[: r + 1]))
+
+
+def score_observation(obs: dict, truth: dict, occluded: dict, confident: float = 0.5) -> Score:
+    """Compare an observation with the truth; regions the truth marks occluded count only for occlusion recall."""
+    s = Score()
+    for i, (ob, tb) in enumerate(zip(obs["boards"], truth["boards"])):
+        if occluded["boards"][i]:
+            s.occluded_regions += 1
+            s.occluded_flagged += bool(ob["occluded"])
+            s.occluded_confident += bool(ob["confidence"] > confident and not ob["occluded"])
+            continue
+        for r in range(5):
+            got, want = _slots(ob["pattern_lines"][r], r), _slots(tb["pattern_lines"][r], r)
+            for j in range(r + 1):
+                s.spaces += 1
+                if got[j] != want[j]:
+                    s.space_errors += 1
+                    s.errors.append(("board", i, "line", r, j, got[j], want[j]))
+            for c in range(5):
+                s.spaces += 1
+                if (ob["wall"][r][c] is None) != (tb["wall"][r][c] is None) or ob["wall"][r][c] != tb["wall"][r][c]:
+                    s.space_errors += 1
+                    s.errors.append(("board", i, "wall", r, c, ob["wall"][r][c], tb["wall"][r][c]))
+        got = list(ob["floor"]) + [None] * (7 - len(ob["floor"]))
+        want = list(tb["floor"]) + [None] * (7 - len(tb["floor"]))
+        for k in range(7):
+            s.spaces += 1
+            if got[k] != want[k]:
+                s.space_errors += 1
+                s.errors.append(("board", i, "floor", k, got[k], want[k]))
+    for j, (of, tf) in enumerate(zip(obs["factories"], truth["factories"])):
+        if occluded["factories"][j]:
+            s.occluded_regions += 1
+            s.occluded_flagged += bool(of["occluded"])
+            s.occluded_confident += bool(of["confidence"] > confident and not of["occluded"])
+            continue
+        s.regions += 1
+        got = {c: of.get(c, 0) for c in COLOURS}
+        want = {c: tf.get(c, 0) for c in COLOURS}
+        if got == want:
+            s.regions_right += 1
+        else:
+            s.errors.append(("factory", j, got, want))
+    oc, tc = obs["center"], truth["center"]
+    if occluded["center"]:
+        s.occluded_regions += 1
+        s.occluded_flagged += bool(oc["occluded"])
+        s.occluded_confident += bool(oc["confidence"] > confident and not oc["occluded"])
+    else:
+        s.regions += 1
+        got = {c: oc.get(c, 0) for c in COLOURS}
+        want = {c: tc.get(c, 0) for c in COLOURS}
+        marker_truth = bool(truth.get("first_player", tc.get("first_player", False)))
+        if got == want and bool(oc.get("first_player")) == marker_truth:
+            s.regions_right += 1
+        else:
+            s.errors.append(("center", got, want, oc.get("first_player"), marker_truth))
+    return s
+
+
+def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int] | None = (1280, 720),
+             hands: bool = False, variant: str = "colored", look_overrides: dict | None = None):
+    """Render one game's setup frame and `frames` random views; calibrate on setup; score. -> (Score, timings)."""
+    from calibration.setup import learn_setup
+    from vision.recognizer import TableRecognizer
+    from vision.synthetic.look import Look
+    from vision.synthetic.render import Renderer
+
+    rng = np.random.default_rng([seed, 77])
+    width, height = size if size else (None, None)
+    look = Look.random(seed, width, height, **(look_overrides or {}))
+    renderer = Renderer(players, variant, look, seed)
+    profile = renderer.calibration()
+    setup = renderer.render(renderer.pieces(setup_view(players, rng)), shake=False)
+    profile = learn_setup(profile, setup.image)
+    rec = TableRecognizer(profile)
+    total = Score()
+    times = []
+    for k in range(frames):
+        view = random_view(players, rng, variant)
+        hand_list = _random_hands(renderer, rng) if hands else ()
+        frame = renderer.render(renderer.pieces(view, salt=k), hands=hand_list)
+        rec._previous = None  # frames are independent views, not a video: no motion cue between them
+        t0 = time.perf_counter()
+        obs = rec.recognize(frame.image)
+        times.append(time.perf_counter() - t0)
+        total.add(score_observation(obs, view, frame.occluded))
+    return total, times
+
+
+def _random_hands(renderer, rng: np.random.Generator) -> tuple:
+    from vision.synthetic.hands import Hand, SKIN_TONES, SLEEVES
+
+    table = renderer.table
+    targets = [b.at(rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)) for b in table.boards]
+    targets += list(table.factories) + [(0.0, 0.0)]
+    n = int(rng.integers(1, 3))
+    out = []
+    for _ in range(n):
+        tx, ty = targets[int(rng.integers(len(targets)))]
+        seat = table.seats[int(rng.integers(len(table.seats)))]
+        out.append(Hand((tx + rng.normal(0, 15), ty + rng.normal(0, 15)), seat,
+                        SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], SLEEVES[int(rng.integers(len(SLEEVES)))],
+                        float(rng.uniform(30, 90))))
+    return tuple(out)

@@ -1,0 +1,76 @@
+"""Is something over a region? Rings of table or board print round each region, compared with setup.
+
+A hand reaching for a factory display, the centre or a board comes from its player's side, so its arm crosses the
+region's edge; a cup put down does too. Where no game piece ever lies (a ring of table just outside a display,
+the board's own margin), any change from the setup frame means something is in the way, or its shadow: either
+way the region is not evidence this frame. Glare (clipped highlights) is flagged the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.sampling import PatchSampler
+from vision.light import to_lab
+
+RING_DELTA_E = 16.0  # a ring point has changed when it moved this far from setup (after light normalisation)
+RING_FRACTION = 0.03  # share of changed ring points that flags the region
+GLARE_LEVEL = 250  # a channel value this high is clipped: colour there is not the object's
+
+
+def circle_ring(center, radius: float, inner: float, outer: float, points: int = 96) -> np.ndarray:
+    """(1, 2, points, 2) image coordinates on two circles between inner·r and outer·r."""
+    t = np.linspace(0, 2 * np.pi, points, endpoint=False)
+    rows = [np.column_stack([center[0] + f * radius * np.cos(t), center[1] + f * radius * np.sin(t)])
+            for f in (inner, outer)]
+    return np.stack(rows)[None]
+
+
+def polygon_ring(polygon, scale: float, points: int = 128) -> np.ndarray:
+    """(1, 1, points, 2) points along the polygon scaled about its centroid by `scale`."""
+    pts = np.asarray(polygon, np.float64)
+    centre = pts.mean(axis=0)
+    closed = np.vstack([pts, pts[:1]])
+    seg = np.linalg.norm(np.diff(closed, axis=0), axis=1)
+    pos = np.concatenate([[0], np.cumsum(seg)])
+    s = np.linspace(0, pos[-1], points, endpoint=False)
+    x = np.interp(s, pos, closed[:, 0])
+    y = np.interp(s, pos, closed[:, 1])
+    ring = centre + (np.column_stack([x, y]) - centre) * scale
+    return ring[None, None]
+
+
+@dataclass
+class OcclusionCheck:
+    changed: float  # share of ring points that changed
+    glare: float  # share of clipped pixels
+    occluded: bool
+
+
+class RingWatcher:
+    """Compares a region's ring with its setup appearance."""
+
+    def __init__(self, grid: np.ndarray, frame_size, reference: np.ndarray | None = None,
+                 keep: np.ndarray | None = None) -> None:
+        self.sampler = PatchSampler(grid, frame_size)
+        self.keep = keep  # (P*Q,) bool: ring points to use (e.g. not inside another region)
+        self.reference_lab = None if reference is None else to_lab(reference).reshape(-1, 3)
+
+    def sample(self, frame: np.ndarray) -> np.ndarray:
+        return self.sampler.sample(frame)
+
+    def check(self, frame: np.ndarray, gain: np.ndarray | None) -> OcclusionCheck:
+        ring = self.sampler.sample(frame)
+        flat = ring.reshape(-1, 3)
+        glare = float(np.mean(flat.min(axis=1) >= GLARE_LEVEL))
+        if self.reference_lab is None:
+            return OcclusionCheck(0.0, glare, False)
+        lab = to_lab(ring, gain).reshape(-1, 3)
+        d = np.sqrt(np.sum((lab - self.reference_lab) ** 2, axis=1))
+        if self.keep is not None:
+            d = d[self.keep]
+        changed = float(np.mean(d > RING_DELTA_E)) if len(d) else 0.0
+        outside = float(self.sampler.outside.mean())
+        return OcclusionCheck(changed, glare, changed > RING_FRACTION or outside > 0.05)

@@ -1,0 +1,170 @@
+"""Frame + calibration -> observation: the recogniser of a whole table.
+
+Everything that depends only on the calibration (homographies, remap grids, references in L*a*b*) is built once
+in the constructor, or again for one board when its pose changes; `recognize(frame)` then samples small patches,
+classifies them with vectorised numpy and writes the observation (see vision/observation.py and
+docs/observation-format.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.colour_model import ColourModel
+from calibration.geometry import BoardGeometry, Lens
+from calibration.profile import CalibrationProfile
+from calibration.reference import BoardReference, BoardSpaces, board_samplers, decode_image
+from vision.board_reader import BoardReader, BoardReading
+from vision.counting import FACTORY_GRID, RegionCount, RegionCounter, circle_grid, polygon_grid
+from vision.occlusion import OcclusionCheck, RingWatcher, circle_ring, polygon_ring
+from vision.observation import build_observation
+
+FACTORY_RING = (1.1, 1.3)  # table just outside a display, in radii
+CENTRE_RING = 1.06
+BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
+DEFAULT_TILE_AREA_FACTOR = 0.2  # one tile's share of a display's canonical square when nothing was learned
+
+
+class FrameError(ValueError):
+    """A frame that cannot be read with this calibration (wrong size, not an image)."""
+
+
+def board_ring_grid(geometry: BoardGeometry, per_edge: int = 32) -> np.ndarray:
+    t = (np.arange(per_edge) + 0.5) / per_edge
+    a, b = BOARD_RING_INSET, 1 - BOARD_RING_INSET
+    uv = np.concatenate([
+        np.column_stack([t, np.full_like(t, a)]), np.column_stack([np.full_like(t, b), t]),
+        np.column_stack([t, np.full_like(t, b)]), np.column_stack([np.full_like(t, a), t]),
+    ])
+    return geometry.to_image(uv)[None, None]
+
+
+@dataclass
+class _Board:
+    geometry: BoardGeometry
+    spaces: BoardSpaces
+    reader: BoardReader
+    main: object
+    score: object
+    ring: RingWatcher
+
+
+@dataclass
+class TableReading:
+    boards: list[BoardReading]
+    board_checks: list[OcclusionCheck]
+    factories: list[RegionCount]
+    factory_checks: list[OcclusionCheck]
+    centre: RegionCount
+    centre_check: OcclusionCheck
+    gain: np.ndarray | None
+    motion: list[float] = field(default_factory=list)
+
+
+class TableRecognizer:
+    def __init__(self, profile: CalibrationProfile, frame_size: tuple[int, int] | None = None) -> None:
+        self.profile = profile
+        self.frame_size = tuple(frame_size or profile.image_size or (0, 0))
+        if self.frame_size[0] <= 0:
+            raise FrameError("the calibration has no image_size: pass the frame size")
+        self.lens = Lens.from_model(profile.camera)
+        learned = profile.learned or {}
+        setup = learned.get("setup") or {}
+        try:
+            self.model = ColourModel.from_json(learned.get("colour_model"))
+        except ValueError as err:
+            raise FrameError(str(err)) from None
+        self.variant = profile.variant or "colored"
+        board_setup = setup.get("boards") or [{}] * len(profile.boards)
+        self.boards = [self._board(i, b.corners, board_setup[i] if i < len(board_setup) else {})
+                       for i, b in enumerate(profile.boards)]
+        fac_setup = setup.get("factories") or [{}] * len(profile.factories)
+        self.factories = []
+        self.factory_rings = []
+        keep_out = [(f.center, f.radius) for f in profile.factories]
+        for j, f in enumerate(profile.factories):
+            info = fac_setup[j] if j < len(fac_setup) else {}
+            grid, inside = circle_grid(f.center, f.radius, FACTORY_GRID)
+            area = float(info.get("tile_area") or inside.sum() * DEFAULT_TILE_AREA_FACTOR)
+            self.factories.append(RegionCounter(grid, inside, self.frame_size, area))
+            ring_ref = decode_image(info["ring"]) if info.get("ring") else None
+            self.factory_rings.append(
+                RingWatcher(circle_ring(f.center, f.radius, *FACTORY_RING), self.frame_size, ring_ref))
+        mean_r = float(np.mean([f.radius for f in profile.factories]))
+        centre_info = setup.get("center") or {}
+        grid, inside = polygon_grid(profile.center, FACTORY_GRID / (2 * mean_r))
+        areas = [c.tile_area for c in self.factories]
+        table_lab = np.array(centre_info.get("table_lab") or np.zeros((0, 3)), np.float32).reshape(-1, 3)
+        self.centre = RegionCounter(grid, inside, self.frame_size, float(centre_info.get("tile_area") or np.mean(areas)),
+                                    table_lab, allow_marker=True)
+        ring = polygon_ring(profile.center, CENTRE_RING)
+        pts = ring.reshape(-1, 2)
+        keep = np.ones(len(pts), bool)
+        for (cx, cy), r in keep_out:
+            keep &= np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) > r * 1.3
+        ring_ref = decode_image(centre_info["ring"]) if centre_info.get("ring") else None
+        self.centre_ring = RingWatcher(ring, self.frame_size, ring_ref, keep)
+        self._previous: list[np.ndarray] | None = None
+
+    def _board(self, index: int, corners, info: dict) -> _Board:
+        geometry = BoardGeometry(corners, self.lens)
+        layout = self.profile.boards[index].effective_layout
+        spaces = BoardSpaces.of(layout)
+        main, score = board_samplers(geometry, spaces, self.frame_size)
+        ref = BoardReference.from_json(info["reference"]) if info.get("reference") else None
+        reader = BoardReader(spaces.main, ref.main if ref else None, ref.score if ref else None, main.shape[0])
+        ring_ref = decode_image(info["ring"]) if info.get("ring") else None
+        ring = RingWatcher(board_ring_grid(geometry), self.frame_size, ring_ref)
+        return _Board(geometry, spaces, reader, main, score, ring)
+
+    def set_board_corners(self, index: int, corners) -> None:
+        """A board moved (markers or tracking found its new pose): rebuild its sampling grids, keep its reference."""
+        info = ((self.profile.learned or {}).get("setup") or {}).get("boards") or []
+        old_ring = self.boards[index].ring.reference_lab
+        self.boards[index] = self._board(index, corners, info[index] if index < len(info) else {})
+        # The margin ring was recorded at the old pose: its colours still hold in board coordinates.
+        self.boards[index].ring.reference_lab = old_ring
+
+    # ---- per frame ----------------------------------------------------------------------------------------
+    def check_frame(self, frame: np.ndarray) -> None:
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise FrameError("the frame must be an 8-bit colour image")
+        h, w = frame.shape[:2]
+        if (w, h) != self.frame_size:
+            raise FrameError(f"the frame is {w}x{h} but the calibration is for {self.frame_size[0]}x{self.frame_size[1]}"
+                             " (recalibrate, or scale the calibration)")
+
+    def read(self, frame: np.ndarray) -> TableReading:
+        self.check_frame(frame)
+        readings, checks, gains, samples = [], [], [], []
+        for b in self.boards:
+            main = b.main.sample(frame)
+            score = b.score.sample(frame)
+            samples.append(main)
+            reading = b.reader.read(main, score, self.model, float(b.main.outside.mean()))
+            readings.append(reading)
+            if b.reader.ref_ground is not None:
+                from vision.light import ground_colour, light_gain
+
+                gains.append(light_gain(ground_colour(main[b.reader.ground]), b.reader.ref_ground))
+            checks.append(b.ring.check(frame, gains[-1] if gains and b.reader.ref_ground is not None else None))
+        visible = [g for g, r in zip(gains, readings) if not r.occluded]
+        gain = np.median(np.array(visible or gains), axis=0) if gains else None
+        factories = [c.count(frame, self.model, gain) for c in self.factories]
+        factory_checks = [r.check(frame, gain) for r in self.factory_rings]
+        centre = self.centre.count(frame, self.model, gain)
+        centre_check = self.centre_ring.check(frame, gain)
+        motion = self._motion(samples)
+        return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
+
+    def _motion(self, samples: list[np.ndarray]) -> list[float]:
+        """Mean absolute change of each board's patches since the previous frame (0 for the first frame)."""
+        prev, self._previous = self._previous, samples
+        if prev is None or len(prev) != len(samples):
+            return [0.0] * len(samples)
+        return [float(np.mean(np.abs(a.astype(np.int16) - b.astype(np.int16)))) for a, b in zip(samples, prev)]
+
+    def recognize(self, frame: np.ndarray, timestamp: float | None = None) -> dict:
+        return build_observation(self.read(frame), self.variant, timestamp)
