@@ -18,11 +18,15 @@ from tracker.duel.state import DuelState
 FILLER = {"spaces": [["blue", "yellow"], ["red", "joker"]]}
 
 
-def component_data(dome_tiles=(), bonus_tiles=(), special_row_points=None, scoring_tiles=None, corner_points=None):
+def component_data(
+    dome_tiles=(), bonus_tiles=(), special_row_points=None, scoring_tiles=None, corner_points=None
+):
     """Component JSON with the given dome tiles first (ids 0, 1, ...), padded to 20 dome tiles and 20 bonus tiles.
 
     Padding bonus tiles show two colours each, cycling through the five."""
-    dome = [copy.deepcopy(t) for t in dome_tiles] + [copy.deepcopy(FILLER) for _ in range(max(0, 20 - len(dome_tiles)))]
+    dome = [copy.deepcopy(t) for t in dome_tiles] + [
+        copy.deepcopy(FILLER) for _ in range(max(0, 20 - len(dome_tiles)))
+    ]
     bonus = [copy.deepcopy(t) for t in bonus_tiles]
     i = 0
     while len(bonus) < 20:

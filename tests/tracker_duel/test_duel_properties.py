@@ -45,7 +45,9 @@ def settings_for(examples: int):
 
 
 def check_invariants(state: DuelState) -> None:
-    assert state.tile_count() == [13] * 5, "tiles are conserved (bag, tower, factories, moons, lines, dome, broken)"
+    assert state.tile_count() == [13] * 5, (
+        "tiles are conserved (bag, tower, factories, moons, lines, dome, broken)"
+    )
     assert state.piece_counts() == {"special": SPECIAL_TILES, "bonus": BONUS_TILES, "dome": DOME_TILES}
     for board in state.boards:
         assert board.score >= 0
@@ -63,7 +65,11 @@ def random_probe(state: DuelState, rng: random.Random):
     line = rng.randrange(7)
     if kind == 0:
         factory = rng.randrange(5)
-        rest = [c for c in range(5) if c != colour for _ in range(state.suns[factory][c])] if factory != LARGE else []
+        rest = (
+            [c for c in range(5) if c != colour for _ in range(state.suns[factory][c])]
+            if factory != LARGE
+            else []
+        )
         rng.shuffle(rest)
         if rng.random() < 0.3 and rest:
             rest.pop()
@@ -109,7 +115,9 @@ def play_checked(seed: int, components, probe: bool) -> DuelState:
                     if problem is not None:
                         before = state.to_dict()
                         try:
-                            state.play(a, revealed=state.random_stack_tile(rng) if state.needs_reveal(a) else None)
+                            state.play(
+                                a, revealed=state.random_stack_tile(rng) if state.needs_reveal(a) else None
+                            )
                         except IllegalMove as err:
                             assert err.rule == problem.rule and str(err) == problem.reason
                         else:

@@ -40,7 +40,10 @@ def test_michael_draws_two_dome_tiles_from_the_stack_paying_two_points(position)
     state = position(scores=(10, 10))
     state.dome_stack = [10, 11, 12]
     state.suns[0] = [1, 1, 1, 1, 0]  # something left to do, so the round goes on
-    state.tower[BLUE] -= 1; state.tower[YELLOW] -= 1; state.tower[RED] -= 1; state.tower[BLACK] -= 1
+    state.tower[BLUE] -= 1
+    state.tower[YELLOW] -= 1
+    state.tower[RED] -= 1
+    state.tower[BLACK] -= 1
     display = list(state.dome_display)
 
     # "colocando a sua peça de jogador ... paga 1 ponto, retira a peça de cúpula do topo da pilha (sem a revelar)
@@ -77,7 +80,9 @@ def test_dome_tiles_go_in_any_orientation_and_never_move(position, components):
     state.suns[0] = [0, 0, 4, 0, 0]
     state.tower[RED] -= 4
     legal = state.legal_actions()
-    rotations = {a.rotation for a in legal if getattr(a, "tile", None) == 0 and getattr(a, "space", None) == 0}
+    rotations = {
+        a.rotation for a in legal if getattr(a, "tile", None) == 0 and getattr(a, "space", None) == 0
+    }
     assert rotations == {0, 1, 2, 3}
     from tracker.duel import TakeDomeTile
 
@@ -100,11 +105,17 @@ def test_moon_stacking_example(position, tower_take):
     state.suns[0] = [0, 1, 0, 1, 2]
     state.suns[LARGE] = [0, 0, 1, 2, 2]
     state.moons[1] = [BLUE, YELLOW]
-    tower_take(state, [YELLOW, BLACK, TURQUOISE, TURQUOISE, RED, BLACK, BLACK, TURQUOISE, TURQUOISE, BLUE, YELLOW])
+    tower_take(
+        state, [YELLOW, BLACK, TURQUOISE, TURQUOISE, RED, BLACK, BLACK, TURQUOISE, TURQUOISE, BLUE, YELLOW]
+    )
 
     # "A Ina retira 2 azulejos turquesa e empilha os azulejos restantes em cima da peça de bónus (com o azulejo
     # preto por baixo e o amarelo por cima)"
-    stacks = {a.stack for a in state.legal_actions() if isinstance(a, TakeSun) and a.factory == 0 and a.colour == TURQUOISE}
+    stacks = {
+        a.stack
+        for a in state.legal_actions()
+        if isinstance(a, TakeSun) and a.factory == 0 and a.colour == TURQUOISE
+    }
     assert stacks == {(BLACK, YELLOW), (YELLOW, BLACK)}, "the player chooses the order of the stack"
     state.play(TakeSun(0, TURQUOISE, 1, (BLACK, YELLOW)), player=INA)
     assert state.moons[0] == [BLACK, YELLOW]
@@ -130,7 +141,9 @@ def test_moon_stacking_example(position, tower_take):
 
     # "apenas tem de o fazer se retirar pelo menos 1 azulejo da lua da fábrica grande"
     black.play(TakeMoons(BLACK, 2), player=INA)
-    assert black.boards[INA].pattern_count[2] == 2, "the 2 black tiles of the large moon; Ina's black is covered"
+    assert black.boards[INA].pattern_count[2] == 2, (
+        "the 2 black tiles of the large moon; Ina's black is covered"
+    )
     assert black.boards[INA].holds_start_piece and not black.start_piece_on_factory
     red.play(TakeMoons(RED, 0), player=INA)
     assert red.boards[INA].holds_start_piece
@@ -139,7 +152,9 @@ def test_moon_stacking_example(position, tower_take):
     assert not red.boards[MICHAEL].holds_start_piece and red.boards[INA].holds_start_piece
 
 
-def test_four_tiles_of_one_colour_reveal_the_bonus_tile_at_once_and_michael_takes_a_revealed_one(position, tower_take):
+def test_four_tiles_of_one_colour_reveal_the_bonus_tile_at_once_and_michael_takes_a_revealed_one(
+    position, tower_take
+):
     state = position()
     state.suns[0] = [0, 0, 4, 0, 0]
     state.suns[1] = [1, 1, 0, 0, 0]
@@ -174,7 +189,11 @@ def test_michael_has_four_options_for_two_tiles(position, tower_take, line_sette
     line_setter(state, MICHAEL, 3, BLACK, 1)
     line_setter(state, MICHAEL, 4, YELLOW, 2)
     line_setter(state, MICHAEL, 5, BLUE, 3)
-    options = {a.line for a in state.legal_actions() if isinstance(a, TakeSun) and a.colour == RED and a.stack == (BLACK, BLACK)}
+    options = {
+        a.line
+        for a in state.legal_actions()
+        if isinstance(a, TakeSun) and a.colour == RED and a.stack == (BLACK, BLACK)
+    }
     assert options == {0, 1, 2, BROKEN}
 
     outcomes = {}
@@ -194,12 +213,16 @@ def test_michael_has_four_options_for_two_tiles(position, tower_take, line_sette
 
 # ---- Phase 2: "O Michael tem estes azulejos nas suas linhas de padrões" ------------------------------------
 def dome_tiling_example(position, components, line_setter):
-    comps = components(dome_tiles=[
-        {"spaces": [["blue", "yellow"], ["black", "joker"]]},  # 0..2: row 1 of the dome has no red, no joker
-        {"spaces": [["blue", "yellow"], ["black", "joker"]]},
-        {"spaces": [["blue", "yellow"], ["black", "joker"]]},
-        {"spaces": [["red", "black"], ["joker", "yellow"]]},  # 3: row 4 starts with a joker space
-    ])
+    comps = components(
+        dome_tiles=[
+            {
+                "spaces": [["blue", "yellow"], ["black", "joker"]]
+            },  # 0..2: row 1 of the dome has no red, no joker
+            {"spaces": [["blue", "yellow"], ["black", "joker"]]},
+            {"spaces": [["blue", "yellow"], ["black", "joker"]]},
+            {"spaces": [["red", "black"], ["joker", "yellow"]]},  # 3: row 4 starts with a joker space
+        ]
+    )
     state = position(comps=comps, scores=(10, 10))
     for space, tile in ((0, 0), (1, 1), (2, 2), (3, 3)):
         lay_dome_tile(state, MICHAEL, space, tile)
@@ -224,7 +247,10 @@ def test_dome_tiling_example_with_the_illegal_first_line(position, components, l
     # "2.ª linha: ... move o azulejo preto mais à direita para o espaço preto e ganha 1 ponto. Os outros azulejos
     # pretos são descartados para a torre."
     # "4.ª linha: ... move o azulejo azul mais à direita para o espaço com todas as cores e ganha 1 ponto."
-    assert [(p.row, p.column, p.colour, p.points) for p in report.placements] == [(1, 0, BLACK, 1), (3, 0, BLUE, 1)]
+    assert [(p.row, p.column, p.colour, p.points) for p in report.placements] == [
+        (1, 0, BLACK, 1),
+        (3, 0, BLUE, 1),
+    ]
     assert board.dome[1][0] == BLACK and board.dome[3][0] == BLUE and board.face[3][0] == 6
     # "Como a 3.ª e 5.ª linhas estão incompletas, os azulejos permanecem no seu tabuleiro."
     assert (board.pattern_colour[2], board.pattern_count[2]) == (YELLOW, 1)
@@ -250,7 +276,9 @@ def test_a_line_waits_while_its_dome_row_still_has_room_for_a_dome_tile(position
 
 
 # ---- Scoring: "O azulejo amarelo que o Michael colocou dá-lhe 2 pontos ... e 2 pontos ..." ----------------
-def test_yellow_scores_two_plus_two_then_the_special_tile_then_blue_scores_three(position, components, line_setter, dome_filler):
+def test_yellow_scores_two_plus_two_then_the_special_tile_then_blue_scores_three(
+    position, components, line_setter, dome_filler
+):
     comps = components(
         dome_tiles=[
             {"spaces": [["red", "black"], ["special", "yellow"]]},  # the special dome tile
@@ -285,7 +313,9 @@ def test_yellow_scores_two_plus_two_then_the_special_tile_then_blue_scores_three
 
 # ---- "o Michael perde um total de 8 pontos: 6 pontos pelos seus 3 azulejos partidos e 2 pela peça" --------
 @pytest.mark.parametrize("score_before, score_after", [(20, 12), (5, 0)])
-def test_three_broken_tiles_and_the_start_player_piece_cost_eight(position, tower_take, score_before, score_after):
+def test_three_broken_tiles_and_the_start_player_piece_cost_eight(
+    position, tower_take, score_before, score_after
+):
     state = position(scores=(score_before, 10))
     board = state.boards[MICHAEL]
     board.broken = [RED, RED, BLUE]

@@ -244,7 +244,9 @@ def test_bad_bonus_uses_are_refused(position, components, line_setter, uses, rul
     assert state.to_dict() == before
 
 
-def test_a_line_completed_by_bonus_tiles_waits_when_no_space_fits_yet(position, components, line_setter, dome_filler):
+def test_a_line_completed_by_bonus_tiles_waits_when_no_space_fits_yet(
+    position, components, line_setter, dome_filler
+):
     state = bonus_position(position, components, line_setter)
     board = state.boards[P0]
     board.pattern_count[3] = 3  # yellow, 3 of 4
@@ -395,8 +397,10 @@ def test_end_game_scoring_tiles():
 
 
 def test_round_five_ends_the_game_with_the_scoring_tiles(position, components):
-    comps = components(scoring_tiles=["outer_ring", "empty_specials", "jokers"],
-                       dome_tiles=[{"spaces": [["special", "red"], ["red", "red"]]}])
+    comps = components(
+        scoring_tiles=["outer_ring", "empty_specials", "jokers"],
+        dome_tiles=[{"spaces": [["special", "red"], ["red", "red"]]}],
+    )
     state = position(comps=comps, round=5, scores=(4, 2))
     board = state.boards[P0]
     board.place_dome_tile(0, 0, comps.dome_tiles[0], 0)
@@ -413,8 +417,10 @@ def test_round_five_ends_the_game_with_the_scoring_tiles(position, components):
 
 
 def test_a_score_never_goes_below_zero_at_the_end(position, components):
-    comps = components(scoring_tiles=["outer_ring", "empty_specials", "rows"],
-                       dome_tiles=[{"spaces": [["special", "red"], ["red", "red"]]}] * 2)
+    comps = components(
+        scoring_tiles=["outer_ring", "empty_specials", "rows"],
+        dome_tiles=[{"spaces": [["special", "red"], ["red", "red"]]}] * 2,
+    )
     state = position(comps=comps, round=5, scores=(4, 0))
     for space in (0, 1):
         state.boards[P0].place_dome_tile(space, space, comps.dome_tiles[space], 0)

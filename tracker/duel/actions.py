@@ -40,7 +40,9 @@ class TakeDomeTile:
         return {"type": "dome_tile", "tile": self.tile, "space": self.space, "rotation": self.rotation}
 
     def __str__(self) -> str:
-        return f"take face-up dome tile #{self.tile} to dome space {self.space + 1} (rotation {self.rotation})"
+        return (
+            f"take face-up dome tile #{self.tile} to dome space {self.space + 1} (rotation {self.rotation})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,11 @@ def action_from_json(event: dict) -> DuelAction:
         tile = _int_field(event, "tile", 0, 10_000)
         space = _int_field(event, "space", 0, 8)
         rotation = _int_field(event, "rotation", 0, ROTATIONS - 1)
-        return TakeDomeTile(tile, space, rotation) if kind == "dome_tile" else KeepDomeTile(tile, space, rotation)
+        return (
+            TakeDomeTile(tile, space, rotation)
+            if kind == "dome_tile"
+            else KeepDomeTile(tile, space, rotation)
+        )
     if kind == "dome_draw":
         return DRAW
     if kind == "take_sun":
@@ -143,11 +149,16 @@ def action_from_json(event: dict) -> DuelAction:
         if factory == "large":
             f = LARGE
         else:
-            f = _int_field(event, "factory", 0, SMALL_FACTORIES - 1, "or \"large\"")
+            f = _int_field(event, "factory", 0, SMALL_FACTORIES - 1, 'or "large"')
         stack = event.get("stack", [])
         if not isinstance(stack, list):
             raise ValueError("field 'stack' must list the moon's new stack, bottom to top")
-        return TakeSun(f, parse_duel_colour(event.get("colour")), _line(event), tuple(parse_duel_colour(c) for c in stack))
+        return TakeSun(
+            f,
+            parse_duel_colour(event.get("colour")),
+            _line(event),
+            tuple(parse_duel_colour(c) for c in stack),
+        )
     if kind == "take_moons":
         return TakeMoons(parse_duel_colour(event.get("colour")), _line(event))
     if kind == "take_bonus":
@@ -159,7 +170,7 @@ def _line(event: dict) -> int:
     line = event.get("line")
     if line == "broken":
         return BROKEN
-    return _int_field(event, "line", 0, PATTERN_LINES - 1, "or \"broken\"")
+    return _int_field(event, "line", 0, PATTERN_LINES - 1, 'or "broken"')
 
 
 def _int_field(event: dict, name: str, low: int, high: int, extra: str = "") -> int:

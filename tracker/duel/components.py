@@ -46,7 +46,11 @@ SCORING_TILES = (
     "empty_specials",  # -3 per empty special space
 )
 
-_FACE_NAMES = {**{name: c for c, name in enumerate(DUEL_COLOUR_NAMES)}, "joker": JOKER, "special": SPECIAL_SPACE}
+_FACE_NAMES = {
+    **{name: c for c, name in enumerate(DUEL_COLOUR_NAMES)},
+    "joker": JOKER,
+    "special": SPECIAL_SPACE,
+}
 
 
 class ComponentError(ValueError):
@@ -115,7 +119,10 @@ class BonusTileFace:
         return colour in self.halves
 
     def to_json(self) -> dict:
-        return {"name": self.name, "halves": [None if h is None else DUEL_COLOUR_NAMES[h] for h in self.halves]}
+        return {
+            "name": self.name,
+            "halves": [None if h is None else DUEL_COLOUR_NAMES[h] for h in self.halves],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +191,9 @@ def parse_components(data: object) -> DuelComponents:
         )
     for i, p in enumerate(rows):
         if not _is_int(p) or p < 0:
-            raise ComponentError(f"field 'special_row_points[{i}]' must be a whole number of 0 or more, not {p!r}")
+            raise ComponentError(
+                f"field 'special_row_points[{i}]' must be a whole number of 0 or more, not {p!r}"
+            )
     scoring = parse_scoring_tiles(data.get("scoring_tiles"), "scoring_tiles")
     corners = _parse_corner_points(data.get("corner_points"))
     if "corners" in scoring and corners is None:
@@ -227,8 +236,10 @@ def _parse_dome_tiles(value: object) -> tuple[DomeTileFace, ...]:
             or len(spaces) != 2
             or not all(isinstance(r, list) and len(r) == 2 for r in spaces)
         ):
-            raise ComponentError(f"field '{where}.spaces' must be 2 rows of 2 spaces, e.g. [[\"red\", \"joker\"], "
-                                 f"[\"blue\", \"black\"]]")
+            raise ComponentError(
+                f'field \'{where}.spaces\' must be 2 rows of 2 spaces, e.g. [["red", "joker"], '
+                f'["blue", "black"]]'
+            )
         cells = []
         for r in range(2):
             for c in range(2):
@@ -268,7 +279,9 @@ def _parse_bonus_tiles(value: object) -> tuple[BonusTileFace, ...]:
             raise ComponentError(f"field '{where}.name' must be a string")
         halves = entry.get("halves")
         if not isinstance(halves, list) or len(halves) != 2:
-            raise ComponentError(f"field '{where}.halves' must be 2 entries: a colour name or null (blank half)")
+            raise ComponentError(
+                f"field '{where}.halves' must be 2 entries: a colour name or null (blank half)"
+            )
         parsed: list[int | None] = []
         for h, half in enumerate(halves):
             if half is None:
@@ -288,7 +301,11 @@ def _parse_corner_points(value: object) -> tuple[int, int, int, int] | None:
     if value is None:
         return None
     values = [value] * 4 if _is_int(value) else value
-    if not isinstance(values, list) or len(values) != 4 or not all(_is_int(v) and v in (3, 8) for v in values):
+    if (
+        not isinstance(values, list)
+        or len(values) != 4
+        or not all(_is_int(v) and v in (3, 8) for v in values)
+    ):
         raise ComponentError(
             "field 'corner_points' must be 3 or 8 (the rulebook's two values), or a list of 4 of them for the "
             f"top-left, top-right, bottom-left and bottom-right dome tiles; got {value!r}"
@@ -300,7 +317,9 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def placeholder_components(scoring_tiles: Sequence[str] = ("rows", "columns", "empty_specials")) -> DuelComponents:
+def placeholder_components(
+    scoring_tiles: Sequence[str] = ("rows", "columns", "empty_specials"),
+) -> DuelComponents:
     """A made-up, deterministic component set for demos, benchmarks and property tests.
 
     NOT the real game's faces or points: a cyclic pattern chosen so that every kind of space and every colour

@@ -82,7 +82,9 @@ class DuelRules:
             raise ValueError("an end event before the game is over")
         expected = event.get("final_scores")
         if expected is not None and expected != [b.score for b in state.boards]:
-            raise ValueError(f"the recorded final scores {expected} differ from {[b.score for b in state.boards]}")
+            raise ValueError(
+                f"the recorded final scores {expected} differ from {[b.score for b in state.boards]}"
+            )
 
 
 @dataclass
@@ -100,8 +102,13 @@ class DuelGame:
         log_path=None,
     ) -> "DuelGame":
         setup = {
-            "type": "setup", "game": "azul-duel", "version": 1, "components": components.to_json(),
-            "names": list(names), "start_player": start_player, "start_score": start_score,
+            "type": "setup",
+            "game": "azul-duel",
+            "version": 1,
+            "components": components.to_json(),
+            "names": list(names),
+            "start_player": start_player,
+            "start_score": start_score,
         }
         if scoring_tiles is not None:
             setup["scoring_tiles"] = list(scoring_tiles)
@@ -152,8 +159,13 @@ class DuelGame:
             event["players"] = [c.to_json() for c in choices]
         self.record.submit(event)
         if self.state.phase == OVER:
-            self.record.submit({"type": "end", "final_scores": [b.score for b in self.state.boards],
-                                "winners": self.state.winners()})
+            self.record.submit(
+                {
+                    "type": "end",
+                    "final_scores": [b.score for b in self.state.boards],
+                    "winners": self.state.winners(),
+                }
+            )
         return reports
 
     def undo(self, count: int = 1) -> None:

@@ -82,7 +82,10 @@ def corner_points(dome: Grid, face: Grid, points: Sequence[int]) -> int:
 
 def empty_special_spaces(dome: Grid, face: Grid) -> int:
     return sum(
-        1 for r in range(DOME_SIZE) for c in range(DOME_SIZE) if face[r][c] == SPECIAL_SPACE and dome[r][c] == EMPTY
+        1
+        for r in range(DOME_SIZE)
+        for c in range(DOME_SIZE)
+        if face[r][c] == SPECIAL_SPACE and dome[r][c] == EMPTY
     )
 
 

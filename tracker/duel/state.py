@@ -92,7 +92,9 @@ class DuelDeal:
         bonus = event.get("bonus", [])
         display = event.get("dome_display", [])
         for name, ids in (("bonus", bonus), ("dome_display", display)):
-            if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+            if not isinstance(ids, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in ids
+            ):
                 raise ValueError(f"a deal's '{name}' must be a list of tile numbers")
         return DuelDeal(
             tuple(parse_duel_colour(c) for c in large),
@@ -301,11 +303,17 @@ class DuelState:
         if self.round >= ROUNDS:
             raise InvalidDeal("the game has only 5 rounds")
         if len(deal.small) != SMALL_FACTORIES:
-            raise InvalidDeal(f"the deal lists {len(deal.small)} small factories; the game has {SMALL_FACTORIES}")
+            raise InvalidDeal(
+                f"the deal lists {len(deal.small)} small factories; the game has {SMALL_FACTORIES}"
+            )
         bag, tower = self.bag[:], self.tower[:]
         _take_seen_tiles(bag, tower, deal)
         pool = _large_pool(self.bag, self.tower)
-        if len(deal.large) == LARGE_SUN_TILES and len(set(deal.large)) == 1 and _other_colour(pool, deal.large[0]):
+        if (
+            len(deal.large) == LARGE_SUN_TILES
+            and len(set(deal.large)) == 1
+            and _other_colour(pool, deal.large[0])
+        ):
             raise InvalidDeal(
                 f"the large factory shows 5 {_C[deal.large[0]]} tiles: they go back to the bag and are drawn "
                 f"again until at least one differs"
@@ -313,7 +321,9 @@ class DuelState:
         pool_ids = self.bonus_pool[:]
         want = min(SMALL_FACTORIES, len(pool_ids))
         if len(deal.bonus) != want:
-            raise InvalidDeal(f"the deal must put {want} face-down bonus tiles on the small moons, not {len(deal.bonus)}")
+            raise InvalidDeal(
+                f"the deal must put {want} face-down bonus tiles on the small moons, not {len(deal.bonus)}"
+            )
         for b in deal.bonus:
             if b not in pool_ids:
                 raise InvalidDeal(f"bonus tile #{b} is not in the face-down bonus reserve")
@@ -321,8 +331,10 @@ class DuelState:
         stack, bottom = self.dome_stack[:], self.dome_stack_bottom[:]
         want = min(FACE_UP_DOME_TILES - len(self.dome_display), len(stack) + len(bottom))
         if len(deal.dome_display) != want:
-            raise InvalidDeal(f"the face-up dome tiles are refilled to 3: {want} come from the stack, "
-                              f"not {len(deal.dome_display)}")
+            raise InvalidDeal(
+                f"the face-up dome tiles are refilled to 3: {want} come from the stack, "
+                f"not {len(deal.dome_display)}"
+            )
         for tile in deal.dome_display:
             problem = _take_from_stack(stack, bottom, tile)
             if problem:
@@ -365,7 +377,9 @@ class DuelState:
         board = self.boards[self.current_player]
         if self.drawn:
             actions: list[DuelAction] = [DRAW] if self._stack_size() else []
-            return actions + self._dome_tile_actions(KeepDomeTile, sorted(set(self.drawn)), board.empty_spaces())
+            return actions + self._dome_tile_actions(
+                KeepDomeTile, sorted(set(self.drawn)), board.empty_spaces()
+            )
         actions = []
         if board.pieces:
             spaces = board.empty_spaces()
@@ -420,7 +434,11 @@ class DuelState:
     def normalise(self, action: DuelAction) -> DuelAction:
         """Tiles sent to a pattern line already full of their colour all break: the same as sending them to the
         broken tiles, so the rules treat both as one action."""
-        if isinstance(action, TakeSun | TakeMoons) and action.line != BROKEN and 0 <= action.line < PATTERN_LINES:
+        if (
+            isinstance(action, TakeSun | TakeMoons)
+            and action.line != BROKEN
+            and 0 <= action.line < PATTERN_LINES
+        ):
             board = self.boards[self.current_player]
             if board.pattern_colour[action.line] == action.colour and board.is_complete(action.line):
                 if isinstance(action, TakeSun):
@@ -431,9 +449,14 @@ class DuelState:
     def explain_illegal(self, action: DuelAction, player: int | None = None) -> IllegalMove | None:
         """None if the action is legal now; otherwise the IllegalMove naming the rule it breaks."""
         if self.phase not in (OPENING, ACQUISITION):
-            return IllegalMove("phase", f"no action can be taken now: the game is in its {self.phase.replace('_', ' ')} phase")
+            return IllegalMove(
+                "phase",
+                f"no action can be taken now: the game is in its {self.phase.replace('_', ' ')} phase",
+            )
         if player is not None and player != self.current_player:
-            return IllegalMove("turn", f"it is {self.names[self.current_player]}'s turn, not {self.names[player]}'s")
+            return IllegalMove(
+                "turn", f"it is {self.names[self.current_player]}'s turn, not {self.names[player]}'s"
+            )
         board = self.boards[self.current_player]
         if self.phase == OPENING:
             if not isinstance(action, TakeDomeTile):
@@ -447,7 +470,9 @@ class DuelState:
                 f"{self.names[self.current_player]} has drawn dome tiles from the stack and must keep one of them first",
             )
         if isinstance(action, TakeDomeTile):
-            return self._explain_piece(board) or self._explain_dome_tile(board, action.tile, self.dome_display, "face_up", action)
+            return self._explain_piece(board) or self._explain_dome_tile(
+                board, action.tile, self.dome_display, "face_up", action
+            )
         if isinstance(action, DrawDomeTile):
             if not self.drawn:
                 problem = self._explain_piece(board)
@@ -480,19 +505,27 @@ class DuelState:
                 )
             if board.bonus_taken >= BONUS_PER_ROUND:
                 return IllegalMove(
-                    "bonus_limit", f"{self.names[self.current_player]} has already taken 2 bonus tiles this round"
+                    "bonus_limit",
+                    f"{self.names[self.current_player]} has already taken 2 bonus tiles this round",
                 )
             return None
         return IllegalMove("unknown_action", f"{action!r} is not an Azul Duel action")
 
     def _explain_piece(self, board: DuelBoard) -> IllegalMove | None:
         if board.pieces == 0:
-            return IllegalMove("no_player_piece", f"{self.names[self.current_player]} has placed both player pieces this round")
+            return IllegalMove(
+                "no_player_piece",
+                f"{self.names[self.current_player]} has placed both player pieces this round",
+            )
         if not board.empty_spaces():
-            return IllegalMove("dome_full", f"{self.names[self.current_player]}'s dome has no empty dome-tile space")
+            return IllegalMove(
+                "dome_full", f"{self.names[self.current_player]}'s dome has no empty dome-tile space"
+            )
         return None
 
-    def _explain_dome_tile(self, board: DuelBoard, tile: int, offered: list[int], rule: str, action) -> IllegalMove | None:
+    def _explain_dome_tile(
+        self, board: DuelBoard, tile: int, offered: list[int], rule: str, action
+    ) -> IllegalMove | None:
         if tile not in offered:
             where = "face up" if rule == "face_up" else "among the dome tiles just drawn"
             return IllegalMove(rule, f"dome tile #{tile} is not {where}")
@@ -500,7 +533,8 @@ class DuelState:
             return IllegalMove("no_such_space", f"the dome has dome-tile spaces 1..9, not {action.space + 1}")
         if board.dome_tiles[action.space] is not None:
             return IllegalMove(
-                "space_taken", f"dome-tile space {action.space + 1} already holds a dome tile; placed tiles never move"
+                "space_taken",
+                f"dome-tile space {action.space + 1} already holds a dome tile; placed tiles never move",
             )
         if not 0 <= action.rotation < ROTATIONS:
             return IllegalMove("bad_rotation", f"a dome tile turns 0..3 quarter-turns, not {action.rotation}")
@@ -514,13 +548,16 @@ class DuelState:
         if not any(sun):
             return IllegalMove("sun_empty", f"the sun of {factory_name(f)} is empty")
         if not sun[action.colour]:
-            return IllegalMove("colour_absent", f"the sun of {factory_name(f)} holds no {_C[action.colour]} tiles")
+            return IllegalMove(
+                "colour_absent", f"the sun of {factory_name(f)} holds no {_C[action.colour]} tiles"
+            )
         leftovers = sun[:]
         leftovers[action.colour] = 0
         if f == LARGE:
             if action.stack:
                 return IllegalMove(
-                    "large_moon_separate", "the large factory's leftovers lie separately on its moon, not in a stack"
+                    "large_moon_separate",
+                    "the large factory's leftovers lie separately on its moon, not in a stack",
                 )
         elif _counts(action.stack) != leftovers:
             return IllegalMove(
@@ -616,7 +653,9 @@ class DuelState:
         self._settle_turn(first=False)
 
     def _place_dome_tile(self, board: DuelBoard, action: TakeDomeTile | KeepDomeTile) -> None:
-        board.place_dome_tile(action.space, action.tile, self.components.dome_tiles[action.tile], action.rotation)
+        board.place_dome_tile(
+            action.space, action.tile, self.components.dome_tiles[action.tile], action.rotation
+        )
 
     def _reveal_bonus_tiles(self) -> None:
         # "uma peça de bónus fica acessível assim que todos os azulejos tiverem sido retirados de uma fábrica
@@ -637,7 +676,9 @@ class DuelState:
         )
 
     def _owes_piece(self, board: DuelBoard) -> bool:
-        return board.pieces > 0 and bool(board.empty_spaces()) and bool(self.dome_display or self._stack_size())
+        return (
+            board.pieces > 0 and bool(board.empty_spaces()) and bool(self.dome_display or self._stack_size())
+        )
 
     def factories_empty(self) -> bool:
         return (
@@ -661,7 +702,9 @@ class DuelState:
             if self.can_act(p):
                 self.current_player = p
                 return
-        raise RuntimeError("acquisition cannot end yet no player can act: the component data cannot support a game")
+        raise RuntimeError(
+            "acquisition cannot end yet no player can act: the component data cannot support a game"
+        )
 
     # ---- dome tiling and scoring -------------------------------------------------------------------
     def legal_dome_columns(self, player: int, row: int) -> list[int]:
@@ -715,7 +758,9 @@ class DuelState:
                 self._use_bonus(board, row, use, name)
             if colour == EMPTY:
                 if chosen is not None:
-                    raise IllegalMove("line_empty", f"{name}'s {line_name(row)} is empty: no tile moves to the dome")
+                    raise IllegalMove(
+                        "line_empty", f"{name}'s {line_name(row)} is empty: no tile moves to the dome"
+                    )
                 continue
             legal = board.dome_columns(row, colour)
             if not legal:
@@ -734,7 +779,8 @@ class DuelState:
             if not board.is_complete(row):
                 if chosen is not None:
                     raise IllegalMove(
-                        "line_incomplete", f"{name}'s {line_name(row)} is not complete: its tiles stay for now"
+                        "line_incomplete",
+                        f"{name}'s {line_name(row)} is not complete: its tiles stay for now",
                     )
                 continue
             column = legal[0] if chosen is None else chosen
@@ -742,8 +788,11 @@ class DuelState:
                 raise IllegalMove(
                     "dome_space",
                     f"{_C[colour]} cannot go in column {column + 1} of {name}'s dome row {row + 1}: "
-                    + ("that space is already filled" if board.dome[row][column] != EMPTY
-                       else "that space is neither " + _C[colour] + " nor a joker space"),
+                    + (
+                        "that space is already filled"
+                        if board.dome[row][column] != EMPTY
+                        else "that space is neither " + _C[colour] + " nor a joker space"
+                    ),
                 )
             # The rightmost tile moves to the dome; the rest of the line goes to the tower.
             board.dome[row][column] = colour
@@ -762,15 +811,24 @@ class DuelState:
         before = board.score
         board.score = apply_round_score(before, gained, penalty + start_penalty)
         return DomeReport(
-            player, tuple(placements), tuple(illegal), choices.bonus, gained, broken, penalty, start_penalty,
-            before, board.score,
+            player,
+            tuple(placements),
+            tuple(illegal),
+            choices.bonus,
+            gained,
+            broken,
+            penalty,
+            start_penalty,
+            before,
+            board.score,
         )
 
     def _use_bonus(self, board: DuelBoard, row: int, use: BonusUse, name: str) -> None:
         colour = board.pattern_colour[row]
         if colour == EMPTY or board.pattern_count[row] == 0:
             raise IllegalMove(
-                "bonus_empty_line", f"bonus tiles complete only a line holding at least 1 tile; {line_name(row)} is empty"
+                "bonus_empty_line",
+                f"bonus tiles complete only a line holding at least 1 tile; {line_name(row)} is empty",
             )
         if board.filled(row) >= row + 1:
             raise IllegalMove("bonus_line_full", f"{name}'s {line_name(row)} is already complete")
@@ -784,7 +842,8 @@ class DuelState:
                 )
         elif len(use.tiles) != 3:
             raise IllegalMove(
-                "bonus_count", f"bonus tiles replace a tile 2 of the line's colour or any 3 at a time, not {len(use.tiles)}"
+                "bonus_count",
+                f"bonus tiles replace a tile 2 of the line's colour or any 3 at a time, not {len(use.tiles)}",
             )
         for t in use.tiles:
             board.bonus_reserve.remove(t)
@@ -812,7 +871,10 @@ class DuelState:
         finals = []
         corners = self.components.corner_points
         for p, board in enumerate(self.boards):
-            parts = tuple((name, scoring_tile_points(name, board.dome, board.face, corners)) for name in self.scoring_tiles)
+            parts = tuple(
+                (name, scoring_tile_points(name, board.dome, board.face, corners))
+                for name in self.scoring_tiles
+            )
             before = board.score
             board.score = max(0, before + sum(points for _, points in parts))
             finals.append(DuelFinalScore(p, before, parts, board.score))
@@ -851,7 +913,9 @@ class DuelState:
 
     def _require(self, phase: str, action: str) -> None:
         if self.phase != phase:
-            raise IllegalMove("phase", f"cannot {action} now: the game is in its {self.phase.replace('_', ' ')} phase")
+            raise IllegalMove(
+                "phase", f"cannot {action} now: the game is in its {self.phase.replace('_', ' ')} phase"
+            )
 
     def _become(self, other: "DuelState") -> None:
         for name in DuelState.__slots__:
@@ -883,11 +947,16 @@ class DuelState:
         specials = self.special_reserve + sum(
             1 for b in self.boards for line in b.dome for cell in line if cell == SPECIAL_TILE
         )
-        bonus = len(self.bonus_pool) + sum(1 for b in self.bonus_on if b is not None) + sum(
-            len(b.bonus_reserve) + len(b.bonus_spent) for b in self.boards
+        bonus = (
+            len(self.bonus_pool)
+            + sum(1 for b in self.bonus_on if b is not None)
+            + sum(len(b.bonus_reserve) + len(b.bonus_spent) for b in self.boards)
         )
-        dome = len(self.dome_display) + self._stack_size() + len(self.drawn) + sum(
-            1 for b in self.boards for t in b.dome_tiles if t is not None
+        dome = (
+            len(self.dome_display)
+            + self._stack_size()
+            + len(self.drawn)
+            + sum(1 for b in self.boards for t in b.dome_tiles if t is not None)
         )
         return {"special": specials, "bonus": bonus, "dome": dome}
 
@@ -947,7 +1016,9 @@ def _explain_line(board: DuelBoard, colour: int, line: int) -> IllegalMove | Non
     if line == BROKEN:
         return None
     if not 0 <= line < PATTERN_LINES:
-        return IllegalMove("no_such_line", f"there are 6 pattern lines (1..6) and the broken tiles, not line {line + 1}")
+        return IllegalMove(
+            "no_such_line", f"there are 6 pattern lines (1..6) and the broken tiles, not line {line + 1}"
+        )
     held = board.pattern_colour[line]
     if held != EMPTY and held != colour:
         return IllegalMove(
@@ -1014,7 +1085,9 @@ def _take_seen_tiles(bag: list[int], tower: list[int], deal: DuelDeal) -> None:
     is empty, so such a refill holds every tile the bag held."""
     available = sum(bag) + sum(tower)
     remaining = available
-    sizes = [(LARGE, LARGE_SUN_TILES, deal.large)] + [(f, SMALL_SUN_TILES, deal.small[f]) for f in range(SMALL_FACTORIES)]
+    sizes = [(LARGE, LARGE_SUN_TILES, deal.large)] + [
+        (f, SMALL_SUN_TILES, deal.small[f]) for f in range(SMALL_FACTORIES)
+    ]
     for f, size, tiles in sizes:
         want = min(size, remaining)
         if len(tiles) != want:
@@ -1040,7 +1113,9 @@ def _take_seen_tiles(bag: list[int], tower: list[int], deal: DuelDeal) -> None:
                 f"{counts[c]} {_C[c]} of the bag's {bag[c]}"
             )
         if counts[c] - bag[c] > tower[c]:
-            raise InvalidDeal(f"the refill has {counts[c]} {_C[c]} tiles but bag and tower hold only {bag[c] + tower[c]}")
+            raise InvalidDeal(
+                f"the refill has {counts[c]} {_C[c]} tiles but bag and tower hold only {bag[c] + tower[c]}"
+            )
     for c in range(5):
         bag[c], tower[c] = tower[c] - (counts[c] - bag[c]), 0
 
