@@ -28,7 +28,7 @@ class PlayerBoard:
     # Per colour, a 5-bit mask of the pattern lines that may receive it; None when stale.
     _allowed: list[int] | None = None
 
-    def copy(self) -> "PlayerBoard":
+    def copy(self) -> PlayerBoard:
         return PlayerBoard(
             self.pattern_colour[:],
             self.pattern_count[:],

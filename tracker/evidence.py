@@ -182,14 +182,11 @@ def board_evidence(board: object, where: str) -> BoardEvidence:
 def count_evidence(region: object, where: str, is_centre: bool) -> CountEvidence:
     if not isinstance(region, dict):
         raise ObservationError(f"{where}: expected a map of colour -> count")
-    if "counts" in region:
-        counts_map = region["counts"]
-        occluded = bool(region.get("occluded", False))
-        conf = _confidence(region.get("confidence"), where)
-    else:
-        counts_map = {k: v for k, v in region.items() if k not in ("first_player", "occluded", "confidence")}
-        occluded = bool(region.get("occluded", False))
-        conf = _confidence(region.get("confidence"), where)
+    # Either {"counts": {...}, ...} or the counts themselves beside the optional keys.
+    counts_map = region["counts"] if "counts" in region else {
+        k: v for k, v in region.items() if k not in ("first_player", "occluded", "confidence")}
+    occluded = bool(region.get("occluded", False))
+    conf = _confidence(region.get("confidence"), where)
     if not isinstance(counts_map, dict):
         raise ObservationError(f"{where}.counts: expected a map of colour -> count")
     counts = [0] * 5

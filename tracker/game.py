@@ -90,7 +90,7 @@ class Game:
         names: Sequence[str] = (),
         start_player: int = 0,
         log_path=None,
-    ) -> "Game":
+    ) -> Game:
         setup = {"type": "setup", "game": "azul", "version": 1, "players": players, "variant": variant,
                  "names": list(names), "start_player": start_player}
         log = GameLog(log_path) if log_path is not None else None
@@ -100,12 +100,12 @@ class Game:
         return cls(GameRecord.start(ClassicRules(), setup, log))
 
     @classmethod
-    def resume(cls, log_path) -> tuple["Game", LogProblem | None]:
+    def resume(cls, log_path) -> tuple[Game, LogProblem | None]:
         record, problem = GameRecord.resume(ClassicRules(), log_path)
         return cls(record), problem
 
     @classmethod
-    def from_events(cls, events: Sequence[dict]) -> tuple["Game", LogProblem | None]:
+    def from_events(cls, events: Sequence[dict]) -> tuple[Game, LogProblem | None]:
         record, problem = GameRecord.replay(ClassicRules(), events)
         return cls(record), problem
 

@@ -105,7 +105,7 @@ class GameLog:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> "GameLog":
+    def __enter__(self) -> GameLog:
         return self
 
     def __exit__(self, *exc) -> None:

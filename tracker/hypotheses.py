@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from tracker.explain import line_name, source_name
 from tracker.likelihood import Scorer
-from tracker.moves import CENTRE, FLOOR, Move, move as make_move
+from tracker.moves import CENTRE, FLOOR, Move
+from tracker.moves import move as make_move
 from tracker.state import OFFER, GameState
 from tracker.table_model import TableModel, line_room, put, source_counts, table_model, take, with_board
 from tracker.tiles import COLOUR_NAMES

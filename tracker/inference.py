@@ -15,13 +15,13 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from tracker.evidence import ObservationError, TableEvidence, table_evidence
-from tracker.explain import IllegalMove, InvalidDeal
+from tracker.explain import IllegalMove
 from tracker.game import Game
-from tracker.hypotheses import Hypothesis, movers, changed_regions, illegal_hypotheses, legal_hypotheses
-from tracker.moves import Move
+from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses, movers
 from tracker.likelihood import Scorer, board_loglik, max_loglik
+from tracker.moves import Move
 from tracker.record import RecordError
-from tracker.state import COLORED, DEAL, OFFER, OVER, WALL_TILING, GameState
+from tracker.state import COLORED, DEAL, OFFER, WALL_TILING, GameState
 from tracker.table_model import BoardModel, board_model, table_model
 from tracker.tiles import COLOUR_NAMES, EMPTY, WALL_SIZE, colored_wall_column
 
@@ -406,5 +406,3 @@ def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel,
 def _freeze(wall: list[list[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in wall)
 
-
-__all__ = ["Alert", "MoveTracker", "TrackerSettings", "TrackerStatus", "InvalidDeal", "OVER"]

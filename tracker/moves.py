@@ -39,7 +39,7 @@ class Move:
         }
 
     @staticmethod
-    def from_json(data: dict) -> "Move":
+    def from_json(data: dict) -> Move:
         """Parse a move written by `to_json`; ValueError naming the bad field otherwise."""
         if not isinstance(data, dict):
             raise ValueError("a move must be a JSON object")

@@ -46,7 +46,7 @@ class GameRecord:
     log: GameLog | None = None
 
     @classmethod
-    def start(cls, rules: Rules, setup: dict, log: GameLog | None = None) -> "GameRecord":
+    def start(cls, rules: Rules, setup: dict, log: GameLog | None = None) -> GameRecord:
         if setup.get("type") != "setup":
             raise RecordError("a game record starts with a setup event")
         state = _guarded(lambda: rules.setup(setup))
@@ -56,7 +56,7 @@ class GameRecord:
         return record
 
     @classmethod
-    def replay(cls, rules: Rules, events: Iterable[dict]) -> tuple["GameRecord", LogProblem | None]:
+    def replay(cls, rules: Rules, events: Iterable[dict]) -> tuple[GameRecord, LogProblem | None]:
         """Rebuild a game from its events. Stops at the first event that fails, reporting its line (1-based)
         and keeping everything before it."""
         events = list(events)
@@ -75,7 +75,7 @@ class GameRecord:
         return record, None
 
     @classmethod
-    def resume(cls, rules: Rules, path) -> tuple["GameRecord", LogProblem | None]:
+    def resume(cls, rules: Rules, path) -> tuple[GameRecord, LogProblem | None]:
         """Reopen a game from its log file and keep appending to it. A bad tail is reported and set aside."""
         loaded = read_log(path)
         record, problem = cls.replay(rules, loaded.events)

@@ -9,14 +9,15 @@ leaving the state untouched.
 from __future__ import annotations
 
 import random
-from itertools import permutations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from tracker import bag as bag_rules
 from tracker.board import PlayerBoard
 from tracker.explain import IllegalMove, InvalidDeal, line_name, source_name
-from tracker.moves import BY_MASK, CENTRE, FLOOR, MAX_FACTORIES, Move, move as make_move
+from tracker.moves import BY_MASK, CENTRE, FLOOR, MAX_FACTORIES, Move
+from tracker.moves import move as make_move
 from tracker.scoring import apply_round_score, complete_rows, end_bonus, floor_penalty, placement_points
 from tracker.tiles import (
     COLOUR_NAMES,
@@ -94,7 +95,7 @@ class GameState:
 
     # ---- setup -------------------------------------------------------------------------------------
     @staticmethod
-    def new(players: int, variant: str = COLORED, start_player: int = 0, names: Sequence[str] = ()) -> "GameState":
+    def new(players: int, variant: str = COLORED, start_player: int = 0, names: Sequence[str] = ()) -> GameState:
         if players not in FACTORIES_FOR_PLAYERS:
             raise ValueError(f"classic Azul is for 2, 3 or 4 players, not {players}")
         if variant not in VARIANTS:
@@ -121,7 +122,7 @@ class GameState:
     def players(self) -> int:
         return len(self.boards)
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         return GameState(
             self.variant,
             [b.copy() for b in self.boards],
@@ -353,44 +354,37 @@ class GameState:
         return RoundScore(player, tuple(placements), gained, items, penalty, before, board.score)
 
     def _choose_column(self, player: int, row: int, colour: int, legal: list[int], columns) -> int | None:
-        if self.variant == COLORED:
-            column = legal[0]
-            if isinstance(columns, Mapping) and (player, row) in columns and columns[(player, row)] != column:
-                raise IllegalMove(
-                    "wrong_wall_space",
-                    f"on the colored wall {COLOUR_NAMES[colour]} belongs in column {column + 1} of row {row + 1}, "
-                    f"not column {columns[(player, row)] + 1}",
-                )
-            return column
+        """The column the tile goes to; None when it has none (the whole line then goes to the floor line)."""
+        default = legal[0] if legal else None
         if isinstance(columns, Mapping):
-            if (player, row) not in columns:
-                return legal[0] if legal else None
-            chosen = columns[(player, row)]
-        elif columns is not None and legal:
+            chosen = columns.get((player, row), default)
+        elif columns is not None and legal and self.variant == GRAY:
             chosen = columns(player, row, colour, legal)
         else:
-            return legal[0] if legal else None
-        if chosen is None and not legal:
-            return None
-        if chosen not in legal:
-            if not legal:
-                raise IllegalMove(
-                    "no_wall_space",
-                    f"{COLOUR_NAMES[colour]} has no legal space in row {row + 1}: the whole of "
-                    f"{line_name(row)} must go to the floor line",
-                )
-            board = self.boards[player]
-            if not isinstance(chosen, int) or not 0 <= chosen < WALL_SIZE:
-                why = "there is no such column"
-            elif board.wall[row][chosen] != EMPTY:
-                why = "that space is already tiled"
-            else:
-                why = f"column {chosen + 1} already has a {COLOUR_NAMES[colour]} tile"
-            raise IllegalMove(
-                "wall_column", f"{COLOUR_NAMES[colour]} cannot go in column {chosen + 1 if isinstance(chosen, int) else chosen} "
-                f"of row {row + 1}: {why}",
+            chosen = default
+        if chosen in legal or (chosen is None and not legal):
+            return chosen
+        raise self._wall_space_error(player, row, colour, legal, chosen)
+
+    def _wall_space_error(self, player: int, row: int, colour: int, legal: list[int], chosen) -> IllegalMove:
+        name = COLOUR_NAMES[colour]
+        if not legal:
+            return IllegalMove(
+                "no_wall_space",
+                f"{name} has no legal space in row {row + 1}: the whole of {line_name(row)} goes to the floor line",
             )
-        return chosen
+        if not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < WALL_SIZE:
+            return IllegalMove("wall_column", f"there is no column {chosen!r} on the wall")
+        if self.variant == COLORED:
+            return IllegalMove(
+                "wrong_wall_space",
+                f"on the colored wall {name} belongs in column {legal[0] + 1} of row {row + 1}, not column {chosen + 1}",
+            )
+        if self.boards[player].wall[row][chosen] != EMPTY:
+            why = "that space is already tiled"
+        else:
+            why = f"column {chosen + 1} already has a {name} tile"
+        return IllegalMove("wall_column", f"{name} cannot go in column {chosen + 1} of row {row + 1}: {why}")
 
     def _finish_round(self) -> None:
         if self.marker_taker is not None:
@@ -456,7 +450,7 @@ class GameState:
         if self.phase != phase:
             raise IllegalMove("phase", f"cannot {action} now: the game is in its {self.phase.replace('_', ' ')} phase")
 
-    def _become(self, other: "GameState") -> None:
+    def _become(self, other: GameState) -> None:
         for name in GameState.__slots__:
             setattr(self, name, getattr(other, name))
 

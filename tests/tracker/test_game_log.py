@@ -14,7 +14,7 @@ import pytest
 
 from tracker import DEAL, OFFER, OVER, move
 from tracker.game import Game
-from tracker.gamelog import GameLog, parse_log, read_log
+from tracker.gamelog import parse_log, read_log
 from tracker.record import RecordError
 from tracker.tiles import RED
 

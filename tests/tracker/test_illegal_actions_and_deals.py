@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tracker import CENTRE, FLOOR, GRAY, WALL_TILING, IllegalMove, InvalidDeal, move, new_game
+from tracker import CENTRE, GRAY, WALL_TILING, IllegalMove, InvalidDeal, move, new_game
 from tracker.tiles import BLACK, BLUE, RED, WHITE, YELLOW
 
 DEAL_2P = [["red", "red", "blue", "blue"], ["black"] * 4, ["white"] * 4, ["yellow"] * 4, ["blue"] * 4]

@@ -134,7 +134,7 @@ def test_missed_moves_are_recovered_as_a_sequence():
     for _ in range(2):  # two moves while the camera was blind
         legal = truth.legal_moves()
         truth.play(legal[rng.randrange(len(legal))])
-    status = table.frames(5)
+    table.frames(5)
     assert game.state == truth
 
 
@@ -337,7 +337,7 @@ def test_a_misread_move_is_corrected_when_a_clearer_view_contradicts_it():
     wrong = next(m for m in legal if m.source == right.source and m.colour == right.colour and m.line != right.line)
     truth.play(right)
     game.play(wrong)  # what a misreading tracker would have committed
-    status = table.frames(6)
+    table.frames(6)
     assert game.state == truth
     assert any("corrected the last 1 move" in c for s in table.log for c in s.committed)
     assert game.record.events[-1]["type"] == "correction"

@@ -10,7 +10,7 @@ import argparse
 import random
 import time
 
-from tracker import DEAL, OFFER, OVER, GRAY
+from tracker import DEAL, GRAY, OFFER, OVER
 from tracker.game import Game
 from tracker.gamelog import LogError
 from tracker.record import RecordError
