@@ -20,7 +20,7 @@ from firmware_bridge.fake_server import FakeDeviceServer
 CONVERGE_LIMIT_S = 2.0
 # A call that only takes a lock: far below anything that touches the port (write timeout 0.3 s),
 # with headroom for a loaded 2-core CI machine running two test workers.
-NON_BLOCKING_LIMIT_S = 0.05
+NON_BLOCKING_LIMIT_S = 0.1
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from firmware_bridge import BridgeConfig, DisplayBridge, DisplayState, LinkState
 from firmware_bridge.simulator import SimBuild, SimulatedDisplay, build_firmware_and_harness
 
 CONVERGE_LIMIT_S = 2.0
-NON_BLOCKING_LIMIT_S = 0.05
+NON_BLOCKING_LIMIT_S = 0.1
 GREEN, RED, OFF = [0, 48, 0], [64, 0, 0], [0, 0, 0]
 
 
