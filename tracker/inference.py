@@ -26,6 +26,7 @@ from tracker.table_model import BoardModel, board_model, table_model
 from tracker.tiles import COLOUR_NAMES, EMPTY, WALL_SIZE, colored_wall_column
 
 Region = tuple[str, int]
+NO_WALL_EVIDENCE = ((((0.0, 0.0),) * WALL_SIZE),) * WALL_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,7 @@ class MoveTracker:
         shape = self._shape_problem(evidence)
         if shape:
             return self._status(now, (), shape, ())
-        settled, occluded = self._settle(evidence, now, self.settings.rest_seconds)
+        settled, occluded = self._settle(evidence, now, self.settings.rest_seconds, walls=self.state.phase != OFFER)
         committed: list[str] = []
         waiting = None
         # A round can move on several steps in one view (the last move, then the tiling is already visible).
@@ -118,11 +119,18 @@ class MoveTracker:
         return None
 
     # ---- stability ---------------------------------------------------------------------------------
-    def _settle(self, evidence: TableEvidence, now: float, rest: float) -> tuple[TableEvidence, tuple[Region, ...]]:
-        """Evidence with every region that is covered, or changed too recently, turned into no evidence."""
+    def _settle(
+        self, evidence: TableEvidence, now: float, rest: float, walls: bool
+    ) -> tuple[TableEvidence, tuple[Region, ...]]:
+        """Evidence with every region that is covered, or changed too recently, turned into no evidence.
+
+        Without `walls` (during the offer, when no wall can change) wall spaces are no evidence at all: a wall
+        space vision misreads or flickers on must neither hold a board's moves back nor count against them."""
         hidden: list[Region] = []
         boards = []
         for i, ev in enumerate(evidence.boards):
+            if not walls:
+                ev = dataclasses.replace(ev, wall=NO_WALL_EVIDENCE, signature=ev.signature[:-1])
             still = self._at_rest(("board", i), ev.signature, ev.occluded, now, rest)
             if ev.occluded or not still:
                 hidden.append(("board", i))

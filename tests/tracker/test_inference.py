@@ -341,3 +341,23 @@ def test_a_misread_move_is_corrected_when_a_clearer_view_contradicts_it():
     assert game.state == truth
     assert any("corrected the last 1 move" in c for s in table.log for c in s.committed)
     assert game.record.events[-1]["type"] == "correction"
+
+
+def test_a_flickering_misread_wall_space_does_not_hold_moves_back():
+    truth, game, rng = started(players=2, seed=31)
+    table = Table(MoveTracker(game), truth)
+    flicker = [0]
+
+    def seen():
+        t = truth.to_table()
+        flicker[0] += 1
+        if flicker[0] % 2:  # vision sees a tile on an empty wall space every other frame
+            t["boards"][0]["wall"][4][4] = "blue"
+        return t
+
+    for _ in range(6):
+        legal = truth.legal_moves()
+        truth.play(legal[rng.randrange(len(legal))])
+        for _ in range(6):
+            table.frames(1, table=seen())
+        assert game.state == truth
