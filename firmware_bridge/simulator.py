@@ -123,8 +123,8 @@ class SimulatedDisplay:
     def set_faults(self, drop: float = 0.0, corrupt: float = 0.0, mute: bool = False) -> None:
         self._command(f"fault {drop} {corrupt} {int(mute)}")
 
-    def inject_garbage(self, count: int) -> None:
-        self._command(f"garbage {count}")
+    def inject_garbage(self, count: int, to_host: bool = False) -> None:
+        self._command(f"garbage {count} {int(to_host)}")
 
     def unplug(self, for_ms: int) -> None:
         self._command(f"unplug {for_ms}")

@@ -12,7 +12,7 @@
  *   state                       -> @state {json}: digits as text, raw segments, MAX7219 config, LED colours
  *   press N [MS]                -> @ok: button N (0 confirm, 1 undo) held MS ms (default 80), with bounce
  *   fault DROP CORRUPT MUTE     -> @ok: probabilities per byte (both directions), MUTE 0/1
- *   garbage N                   -> @ok: N random bytes into the UART receive line
+ *   garbage N [TO_HOST]         -> @ok: N random bytes into the UART receive line (TO_HOST=1: to the pty)
  *   unplug MS                   -> @ok: close the pty (host sees the port vanish), re-create it after MS ms
  *   reset                       -> @ok: reset the MCU (state lost, firmware restarts)
  *   quit
@@ -302,8 +302,15 @@ static void command(harness_t *h, char *line) {
         h->drop = a;
         h->corrupt = b;
         h->mute = c != 0;
-    } else if (!strcmp(verb, "garbage") && n == 2) {
-        for (int i = 0; i < (int)a; i++) rx_push(h, (uint8_t)(rnd(h) * 256));
+    } else if (!strcmp(verb, "garbage") && n >= 2) {
+        for (int i = 0; i < (int)a; i++) {
+            uint8_t byte = (uint8_t)(rnd(h) * 256);
+            if (n >= 3 && b != 0) { /* towards the host, as line noise on the device's TX would be */
+                if (h->master >= 0 && write(h->master, &byte, 1) < 0) break;
+            } else {
+                rx_push(h, byte);
+            }
+        }
     } else if (!strcmp(verb, "unplug") && n == 2) {
         pty_close(h);
         h->replug_at_us = t + (uint64_t)(a * 1000);

@@ -53,9 +53,10 @@ def expected_digits(state: DisplayState) -> list[str]:
 
 
 def wait_shown(sim: SimulatedDisplay, bridge: DisplayBridge, state: DisplayState, label: str,
-               limit_s: float = 5.0) -> float:
+               limit_s: float = 5.0, since: float | None = None) -> float:
+    """Seconds from ``since`` (default: now, i.e. the end of the fault) until the pins show ``state``."""
     want = expected_digits(state)
-    started = time.monotonic()
+    started = time.monotonic() if since is None else since
     last = None
     while time.monotonic() - started < limit_s:
         last = sim.state()
@@ -149,12 +150,18 @@ def test_button_presses_with_bounce_reach_the_host_once_each(sim, bridge):
     assert bridge.events.empty()  # 4 ms of contact bounce and the release gave no extra presses
 
 
-def test_garbage_into_the_device(sim, bridge):
+def test_random_garbage_both_ways(sim, bridge):
     bridge.update([1])
     wait_shown(sim, bridge, DisplayState.make([1]), "warm-up")
-    # 100 random bytes every ~30 ms (more than the line carries) while the state keeps changing.
-    state, slowest = hammer(bridge, 1.5, 100, during=lambda: sim.inject_garbage(100))
-    took = wait_shown(sim, bridge, state, "random garbage")
+    # 100 random bytes every ~30 ms into the firmware's UART (about 60 % of what 57600 Bd carries) and 50 to
+    # the host, while the state keeps changing.
+    def spray():
+        sim.inject_garbage(100)
+        sim.inject_garbage(50, to_host=True)
+
+    state, slowest = hammer(bridge, 1.5, 100, during=spray)
+    assert bridge.status().bad_frames > 0
+    took = wait_shown(sim, bridge, state, "random garbage both ways")
     assert took < CONVERGE_LIMIT_S and slowest < NON_BLOCKING_LIMIT_S
     assert bridge.wait_for(lambda s: "corrupted frames" in s.last_device_error, 2.0)
 
@@ -200,10 +207,11 @@ def test_device_reset_is_healed(sim, bridge):
     state = DisplayState.make([60, 61, 62, 63], current_player=3)
     bridge.update(state)
     wait_shown(sim, bridge, state, "warm-up")
+    reset_at = time.monotonic()
     sim.reset()
     # The host must notice the restart (the firmware announces it) and send the state again.
     assert bridge.wait_for(lambda s: s.device_resets == 1, 2.0)
-    took = wait_shown(sim, bridge, state, "device reset")
+    took = wait_shown(sim, bridge, state, "device reset (timed from the reset)", since=reset_at)
     assert took < CONVERGE_LIMIT_S
 
 
