@@ -15,7 +15,7 @@ without error, so the log holds nothing that does not replay.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tracker.explain import IllegalMove, InvalidDeal
@@ -44,6 +44,8 @@ class GameRecord:
     # The state before each game event still in force, so undo is exact and cheap.
     _before: list[Any]
     log: GameLog | None = None
+    # The game events still in force (after undos and corrections), parallel to _before.
+    _in_force: list[dict] = field(default_factory=list)
 
     @classmethod
     def start(cls, rules: Rules, setup: dict, log: GameLog | None = None) -> GameRecord:
@@ -89,13 +91,13 @@ class GameRecord:
 
     def submit(self, event: dict) -> None:
         """Apply an event and, once it is known to be good, append it to the log."""
-        saved = (self.state, list(self._before))
+        saved = (self.state, list(self._before), list(self._in_force))
         self._apply_atomic(event)
         if self.log is not None:
             try:
                 self.log.append(event)
             except OSError as err:
-                self.state, self._before = saved
+                self.state, self._before, self._in_force = saved
                 raise RecordError(f"the event was not saved, so it was not played: {err}") from None
         self.events.append(event)
 
@@ -109,6 +111,10 @@ class GameRecord:
     def undoable(self) -> int:
         return len(self._before)
 
+    def events_in_force(self) -> list[dict]:
+        """The game events that make the current state, undone and replaced ones left out."""
+        return list(self._in_force)
+
     def state_before(self, count: int):
         """The state before the last `count` game events still in force (read-only: never mutate it)."""
         if not 1 <= count <= len(self._before):
@@ -117,11 +123,11 @@ class GameRecord:
 
     def _apply_atomic(self, event: dict) -> None:
         """Apply an event entirely or not at all."""
-        saved = (self.state, list(self._before))
+        saved = (self.state, list(self._before), list(self._in_force))
         try:
             self._apply(event)
         except RecordError:
-            self.state, self._before = saved
+            self.state, self._before, self._in_force = saved
             raise
 
     def _apply(self, event: dict) -> None:
@@ -133,6 +139,7 @@ class GameRecord:
             after = self.state.copy()
             _guarded(lambda: self.rules.apply(after, event))
             self._before.append(self.state)
+            self._in_force.append(event)
             self.state = after
         elif kind == "undo":
             self._undo(event.get("count", 1))
@@ -161,6 +168,7 @@ class GameRecord:
             raise RecordError(f"cannot undo {count} events: only {len(self._before)} can be taken back")
         self.state = self._before[-count]
         del self._before[-count:]
+        del self._in_force[-count:]
 
 
 def _guarded(action):

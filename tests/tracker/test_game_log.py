@@ -126,6 +126,7 @@ def test_undo_and_correction_are_events_that_replay(tmp_path):
     game.close()
     kinds = [json.loads(line)["type"] for line in path.read_text().splitlines()]
     assert kinds == ["setup", "deal", "move", "undo", "move", "correction"]
+    assert [(e["type"], e.get("line")) for e in game.record.events_in_force()] == [("deal", None), ("move", 2)]
     resumed, _ = Game.resume(path)
     assert resumed.state == game.state
     resumed.close()
