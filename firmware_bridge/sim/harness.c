@@ -272,8 +272,8 @@ static void report_state(harness_t *h) {
     printf("],\"leds\":[");
     for (int l = 0; l < LEDS; l++) /* wire order is G R B; report R G B */
         printf("%s[%u,%u,%u]", l ? "," : "", h->led_grb[3 * l + 1], h->led_grb[3 * l], h->led_grb[3 * l + 2]);
-    printf("],\"led_frames\":%u,\"latches\":%u,\"sim_ms\":%llu}\n", h->led_frames, h->latches,
-           (unsigned long long)(h->avr->cycle / (FREQ / 1000)));
+    printf("],\"led_frames\":%u,\"latches\":%u,\"rx_backlog\":%zu,\"sim_ms\":%llu}\n", h->led_frames,
+           h->latches, h->rx_len, (unsigned long long)(h->avr->cycle / (FREQ / 1000)));
     fflush(stdout);
 }
 
