@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from enum import IntEnum
+from types import MappingProxyType
 
 PROTOCOL_MAJOR = 1
 PROTOCOL_MINOR = 0
@@ -48,13 +49,13 @@ class DeviceError(IntEnum):
     RX_OVERFLOW = 5
 
 
-ERROR_TEXT = {
+ERROR_TEXT = MappingProxyType({
     DeviceError.BAD_FRAME: "device received corrupted frames (check the USB cable)",
     DeviceError.UNKNOWN_TYPE: "device does not know a message the host sent",
     DeviceError.BAD_LENGTH: "device rejected a message of the wrong length",
     DeviceError.VERSION: "device firmware speaks another protocol version",
     DeviceError.RX_OVERFLOW: "device receive buffer overflowed",
-}
+})
 
 BUTTON_NAMES = ("confirm", "undo")
 STATE_LEN = 12

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from enum import Enum
+from enum import StrEnum
 
 from firmware_bridge.messages import DisplayState
 
 
-class LinkState(str, Enum):
+class LinkState(StrEnum):
     STOPPED = "stopped"  # bridge not running
     SEARCHING = "searching"  # auto-detect found no display
     DISCONNECTED = "disconnected"  # the port could not be opened or went away; retrying

@@ -7,7 +7,6 @@ Also read back through the protocol (READ_STATE). Button presses are injected on
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
