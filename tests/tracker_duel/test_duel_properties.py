@@ -3,6 +3,7 @@ and which scoring tiles are in use). Component faces are the placeholder set bui
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -85,7 +86,7 @@ def random_probe(state: DuelState, rng: random.Random):
     return DRAW
 
 
-def play_checked(seed: int, components, probe: bool) -> DuelState:
+def play_checked(seed: int, components, probe: bool, unseen_bonus: bool = False) -> DuelState:
     rng = random.Random(seed)
     state = DuelState.new(components, start_player=rng.randrange(2), start_score=rng.choice((0, 5)))
     steps = 0
@@ -94,7 +95,11 @@ def play_checked(seed: int, components, probe: bool) -> DuelState:
         assert steps < MAX_STEPS, "random play must terminate"
         assert 0 <= state.round <= ROUNDS
         if state.phase == DEAL:
-            state.deal(state.draw_deal(rng))
+            deal = state.draw_deal(rng)
+            if unseen_bonus:
+                # As a camera sees it: the face-down bonus tiles are named only when taken.
+                deal = dataclasses.replace(deal, bonus=(None,) * len(deal.bonus))
+            state.deal(deal)
         elif state.phase == DOME_TILING:
             state.tile_domes(random_dome_choices(state, rng))
         else:
@@ -115,15 +120,13 @@ def play_checked(seed: int, components, probe: bool) -> DuelState:
                     if problem is not None:
                         before = state.to_dict()
                         try:
-                            state.play(
-                                a, revealed=state.random_stack_tile(rng) if state.needs_reveal(a) else None
-                            )
+                            state.play(a, revealed=state.random_reveal(a, rng))
                         except IllegalMove as err:
                             assert err.rule == problem.rule and str(err) == problem.reason
                         else:
                             raise AssertionError(f"illegal {a} was played")
                         assert state.to_dict() == before, "a refused action leaves the game untouched"
-            state.play(action, revealed=state.random_stack_tile(rng) if state.needs_reveal(action) else None)
+            state.play(action, revealed=state.random_reveal(action, rng))
         check_invariants(state)
     assert state.round == ROUNDS, "the game ends after round 5"
     for board in state.boards:
@@ -133,15 +136,15 @@ def play_checked(seed: int, components, probe: bool) -> DuelState:
 
 
 @settings_for(2000)
-@given(seed=st.integers(0, 2**32), which=st.integers(0, len(COMPONENT_SETS) - 1))
-def test_random_games_conserve_tiles_stay_legal_and_end_after_round_five(seed, which):
-    play_checked(seed, COMPONENT_SETS[which], probe=False)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, len(COMPONENT_SETS) - 1), unseen=st.booleans())
+def test_random_games_conserve_tiles_stay_legal_and_end_after_round_five(seed, which, unseen):
+    play_checked(seed, COMPONENT_SETS[which], probe=False, unseen_bonus=unseen)
 
 
 @settings_for(250)
-@given(seed=st.integers(0, 2**32), which=st.integers(0, len(COMPONENT_SETS) - 1))
-def test_generated_actions_are_exactly_the_legal_ones(seed, which):
-    play_checked(seed, COMPONENT_SETS[which], probe=True)
+@given(seed=st.integers(0, 2**32), which=st.integers(0, len(COMPONENT_SETS) - 1), unseen=st.booleans())
+def test_generated_actions_are_exactly_the_legal_ones(seed, which, unseen):
+    play_checked(seed, COMPONENT_SETS[which], probe=True, unseen_bonus=unseen)
 
 
 @settings_for(200)

@@ -460,3 +460,41 @@ def test_all_nine_special_tiles_used_leaves_the_space_empty(position, components
     state.special_reserve = 0
     state.tile_domes()
     assert state.boards[P0].dome[1][0] == EMPTY
+
+
+# ---- face-down bonus tiles a camera has not seen -----------------------------------------------------------
+def test_an_unseen_bonus_tile_is_named_when_taken(components):
+    from tracker.duel import DuelGame
+    from tracker.duel.state import UNSEEN
+
+    game = DuelGame.new(components(), start_player=P0)
+    deal = game.state.draw_deal(random.Random(6))
+    unseen = DuelDeal(deal.large, deal.small, (None, None, deal.bonus[2], None), deal.dome_display)
+    game.deal(unseen)
+    state = game.state
+    assert state.bonus_on[:2] == [UNSEEN, UNSEEN] and state.bonus_on[2] == deal.bonus[2]
+    assert deal.bonus[2] not in state.bonus_pool and len(state.bonus_pool) == 19, (
+        "3 not yet seen are still unknown"
+    )
+    # Empty small factory 1 (its 4 tiles to the broken tiles) so its bonus tile is revealed; then take it.
+    state = game.state.copy()
+    state.opening_picks = 2
+    state.phase = ACQUISITION
+    state.current_player = P0
+    colour = next(c for c in range(5) if state.suns[0][c])
+    rest = tuple(c for c in range(5) if c != colour for _ in range(state.suns[0][c]))
+    state.play(TakeSun(0, colour, BROKEN, rest))
+    while state.moons[0]:
+        state.play(TakeMoons(state.moons[0][-1], BROKEN))
+    assert state.bonus_revealed[0]
+    taker = state.current_player
+    assert state.needs_reveal(TakeBonus(0))
+    with pytest.raises(ValueError):
+        state.copy().play(TakeBonus(0))
+    with pytest.raises(IllegalMove) as err:
+        state.copy().play(TakeBonus(0), revealed=deal.bonus[2])
+    assert err.value.rule == "bonus_already_seen"
+    face = state.reveal_candidates(TakeBonus(0))[0]
+    state.play(TakeBonus(0), revealed=face)
+    assert state.boards[taker].bonus_reserve == [face]
+    assert face not in state.bonus_pool and state.piece_counts()["bonus"] == 20

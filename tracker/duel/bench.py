@@ -25,7 +25,7 @@ def random_duel_game(components: DuelComponents, rng: random.Random, start_score
         else:
             legal = state.legal_actions()
             action = legal[rng.randrange(len(legal))]
-            revealed = state.random_stack_tile(rng) if state.needs_reveal(action) else None
+            revealed = state.random_reveal(action, rng)
             state.play(action, revealed=revealed)
     return state
 
@@ -40,7 +40,7 @@ def random_step(game: DuelGame, rng: random.Random) -> None:
     else:
         legal = state.legal_actions()
         action = legal[rng.randrange(len(legal))]
-        game.play(action, revealed=state.random_stack_tile(rng) if state.needs_reveal(action) else None)
+        game.play(action, revealed=state.random_reveal(action, rng))
 
 
 def duel_games_per_second(seconds: float, seed: int = 1) -> float:

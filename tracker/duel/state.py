@@ -58,6 +58,9 @@ SMALL_SUN_TILES = 4
 FACE_UP_DOME_TILES = 3
 BONUS_PER_ROUND = 2  # "Vais retirar exatamente 2 peças de bónus em cada ronda"
 DEFAULT_START_SCORE = 5  # the two score markers start on "0 e 5" (see docs/duel-components.md)
+# A face-down bonus tile on a small moon whose face nobody has seen yet (a camera cannot read it until it is
+# revealed); its face is named when a player takes it.
+UNSEEN = -1
 
 _C = DUEL_COLOUR_NAMES
 
@@ -65,11 +68,12 @@ _C = DUEL_COLOUR_NAMES
 @dataclass(frozen=True, slots=True)
 class DuelDeal:
     """A round's refill as the table shows it: the large sun's 5 tiles, each small sun's 4, the bonus tile put
-    face down on each small moon, and the dome tiles that refill the face-up display (in the order revealed)."""
+    face down on each small moon (None: not seen; named when taken), and the dome tiles that refill the
+    face-up display (in the order revealed)."""
 
     large: tuple[int, ...]
     small: tuple[tuple[int, ...], ...]
-    bonus: tuple[int, ...]
+    bonus: tuple[int | None, ...]
     dome_display: tuple[int, ...]
 
     def to_json(self) -> dict:
@@ -93,9 +97,12 @@ class DuelDeal:
         display = event.get("dome_display", [])
         for name, ids in (("bonus", bonus), ("dome_display", display)):
             if not isinstance(ids, list) or not all(
-                isinstance(i, int) and not isinstance(i, bool) for i in ids
+                (isinstance(i, int) and not isinstance(i, bool)) or (name == "bonus" and i is None)
+                for i in ids
             ):
-                raise ValueError(f"a deal's '{name}' must be a list of tile numbers")
+                raise ValueError(
+                    f"a deal's '{name}' must be a list of tile numbers (bonus: null when not seen)"
+                )
         return DuelDeal(
             tuple(parse_duel_colour(c) for c in large),
             tuple(tuple(parse_duel_colour(c) for c in f) for f in small),
@@ -188,7 +195,7 @@ class DuelState:
     suns: list[list[int]]  # per factory (small 0..3, then LARGE): count per colour
     moons: list[list[int]]  # per small factory: its stack, bottom to top
     large_moon: list[int]  # count per colour; tiles lie separately, so each is a top tile
-    bonus_on: list[int | None]  # per small factory: its bonus tile, or None once taken
+    bonus_on: list[int | None]  # per small factory: its bonus tile (an id, or UNSEEN), or None once taken
     bonus_revealed: list[bool]
     start_piece_on_factory: bool
     bag: list[int]
@@ -197,7 +204,7 @@ class DuelState:
     dome_display: list[int]  # the face-up dome tiles (ids)
     dome_stack: list[int]  # dome tiles of the stack whose order nobody knows (kept sorted)
     dome_stack_bottom: list[int]  # dome tiles returned under the stack, top to bottom
-    bonus_pool: list[int]  # the face-down bonus reserve (kept sorted)
+    bonus_pool: list[int]  # bonus tiles not yet seen: the face-down reserve and UNSEEN ones on moons
     drawn: list[int]  # dome tiles the player to move has drawn from the stack and not yet kept
     scoring_tiles: tuple[str, ...]
     phase: str = DEAL
@@ -325,6 +332,8 @@ class DuelState:
                 f"the deal must put {want} face-down bonus tiles on the small moons, not {len(deal.bonus)}"
             )
         for b in deal.bonus:
+            if b is None:
+                continue  # stays among the unseen until a player takes it
             if b not in pool_ids:
                 raise InvalidDeal(f"bonus tile #{b} is not in the face-down bonus reserve")
             pool_ids.remove(b)
@@ -347,7 +356,10 @@ class DuelState:
         for f in range(SMALL_FACTORIES):
             self.suns[f] = _counts(deal.small[f])
             self.moons[f] = []
-            self.bonus_on[f] = deal.bonus[f] if f < len(deal.bonus) else None
+            if f < len(deal.bonus):
+                self.bonus_on[f] = UNSEEN if deal.bonus[f] is None else deal.bonus[f]
+            else:
+                self.bonus_on[f] = None
             # "a peça de bónus dessa fábrica pequena vazia é imediatamente revelada"
             self.bonus_revealed[f] = not deal.small[f]
         self.large_moon = [0] * 5
@@ -426,10 +438,30 @@ class DuelState:
         return self.dome_stack_bottom[:1]
 
     def needs_reveal(self, action: DuelAction) -> bool:
-        """Whether playing this action turns up a dome tile from the stack (passed as `revealed`)."""
+        """Whether playing this action shows a face the state does not know yet (passed as `revealed`): a dome
+        tile drawn from the stack, the dome tile refilling the display in the opening, or an unseen bonus tile
+        being taken."""
         if isinstance(action, DrawDomeTile):
             return True
+        if isinstance(action, TakeBonus):
+            return 0 <= action.factory < SMALL_FACTORIES and self.bonus_on[action.factory] == UNSEEN
         return self.phase == OPENING and isinstance(action, TakeDomeTile) and self._stack_size() > 0
+
+    def reveal_candidates(self, action: DuelAction) -> list[int]:
+        """What `revealed` may be for this action (empty if it reveals nothing)."""
+        if not self.needs_reveal(action):
+            return []
+        if isinstance(action, TakeBonus):
+            return sorted(set(self.bonus_pool))
+        return self.stack_candidates()
+
+    def random_reveal(self, action: DuelAction, rng: random.Random) -> int | None:
+        """A face this action could show, uniformly among the unseen ones (None if it shows none)."""
+        if not self.needs_reveal(action):
+            return None
+        if isinstance(action, TakeBonus):
+            return self.bonus_pool[rng.randrange(len(self.bonus_pool))]
+        return self.random_stack_tile(rng)
 
     def normalise(self, action: DuelAction) -> DuelAction:
         """Tiles sent to a pattern line already full of their colour all break: the same as sending them to the
@@ -576,14 +608,22 @@ class DuelState:
             raise problem
         if self.needs_reveal(action):
             if revealed is None:
-                raise ValueError("this action turns up a dome tile from the stack: say which ('revealed')")
+                raise ValueError("this action shows a tile not seen before: say which ('revealed')")
+            if isinstance(action, TakeBonus):
+                if revealed not in self.bonus_pool:
+                    raise IllegalMove(
+                        "bonus_already_seen",
+                        f"bonus tile #{revealed} is elsewhere: it cannot be face down here",
+                    )
+                self._apply(action, revealed)
+                return
             stack, bottom = self.dome_stack[:], self.dome_stack_bottom[:]
             problem_text = _take_from_stack(stack, bottom, revealed)
             if problem_text:
                 raise IllegalMove("not_in_stack", problem_text)
             self.dome_stack, self.dome_stack_bottom = stack, bottom
         elif revealed is not None:
-            raise ValueError("this action turns up no dome tile from the stack")
+            raise ValueError("this action shows no tile that was not seen before: no 'revealed'")
         self._apply(action, revealed)
 
     def _apply(self, action: DuelAction, revealed: int | None) -> None:
@@ -646,7 +686,11 @@ class DuelState:
             board.place_taken(action.line, colour, count, self.tower)
         else:
             f = action.factory
-            board.bonus_reserve.append(self.bonus_on[f])
+            tile = self.bonus_on[f]
+            if tile == UNSEEN:
+                tile = revealed
+                self.bonus_pool.remove(tile)
+            board.bonus_reserve.append(tile)
             self.bonus_on[f] = None
             board.bonus_taken += 1
         self._reveal_bonus_tiles()
@@ -949,7 +993,7 @@ class DuelState:
         )
         bonus = (
             len(self.bonus_pool)
-            + sum(1 for b in self.bonus_on if b is not None)
+            + sum(1 for b in self.bonus_on if b is not None and b != UNSEEN)
             + sum(len(b.bonus_reserve) + len(b.bonus_spent) for b in self.boards)
         )
         dome = (
