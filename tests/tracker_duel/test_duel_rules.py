@@ -233,6 +233,7 @@ def test_bonus_tiles_complete_a_line_two_of_its_colour_or_any_three(position, co
         ((BonusUse(2, (0, 1)), BonusUse(2, (1, 3, 4))), "bonus_not_available"),
         ((BonusUse(2, (0, 1)), BonusUse(2, (2, 3, 4)), BonusUse(2, (5, 6))), "bonus_not_available"),
         ((BonusUse(4, (0, 1)),), "bonus_empty_line"),
+        ((BonusUse(6, (0, 1)),), "no_such_line"),
     ],
 )
 def test_bad_bonus_uses_are_refused(position, components, line_setter, uses, rule):

@@ -785,6 +785,8 @@ class DuelState:
         uses_by_line: dict[int, list[BonusUse]] = {}
         seen: set[int] = set()
         for use in choices.bonus:
+            if not 0 <= use.line < PATTERN_LINES:
+                raise IllegalMove("no_such_line", f"there are 6 pattern lines (0..5), not line {use.line}")
             for t in use.tiles:
                 if t in seen or t not in board.bonus_reserve:
                     raise IllegalMove(
