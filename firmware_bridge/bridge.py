@@ -159,7 +159,7 @@ class DisplayBridge:
             url = candidates[0].device
         try:
             return open_port(url, self.config.read_timeout_s, self.config.write_timeout_s), url
-        except (serial.SerialException, OSError, ValueError) as err:
+        except Exception as err:  # noqa: BLE001 - URL handlers raise all sorts; none may end the thread
             self._publish(BridgeStatus(LinkState.DISCONNECTED, f"cannot open {url}: {err}; retrying", url,
                                        reconnects=self._reconnects))
             return None, url

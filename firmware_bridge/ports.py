@@ -56,11 +56,11 @@ def detect_ports(usb_ids: tuple[UsbId, ...] = KNOWN_USB_IDS) -> list[Candidate]:
 
 def open_port(url: str, read_timeout_s: float, write_timeout_s: float) -> serial.SerialBase:
     """Open a device path or any pyserial URL, raising serial.SerialException (or ValueError) on failure."""
-    return serial.serial_for_url(
-        url,
-        baudrate=BAUD_RATE,
-        timeout=read_timeout_s,
-        write_timeout=write_timeout_s,
-        # Opening a port resets an Arduino through DTR; that is harmless (the host re-sends the state) and
-        # leaving DTR alone is not portable across USB-serial chips.
-    )
+    # Opening a port resets an Arduino through DTR; that is harmless (the host re-sends the state) and leaving
+    # DTR alone is not portable across USB-serial chips.
+    port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=read_timeout_s, do_not_open=True)
+    if not url.lower().startswith("rfc2217://"):
+        # pyserial's rfc2217 client refuses to open with a write timeout; its writes go to a socket anyway.
+        port.write_timeout = write_timeout_s
+    port.open()
+    return port

@@ -12,6 +12,8 @@ from firmware_bridge.fake_server import FakeDeviceServer
 from web_dashboard.cli import build_parser, main
 from web_dashboard.commands.display_test import STEPS
 
+# A crashed bridge thread must fail the test, not just print a warning.
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 
 @pytest.fixture
 def server():

@@ -6,8 +6,10 @@ issue's bound is 2 s. Every update() during a fault is timed too: the pipeline m
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
+from dataclasses import dataclass
 
 import pytest
 from serial.tools.list_ports_common import ListPortInfo
@@ -16,6 +18,9 @@ from firmware_bridge import BridgeConfig, DisplayBridge, DisplayState, LinkState
 from firmware_bridge import ports as ports_mod
 from firmware_bridge.fake_device import FakeDisplay
 from firmware_bridge.fake_server import FakeDeviceServer
+
+# A crashed bridge thread must fail the test, not just print a warning.
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 
 CONVERGE_LIMIT_S = 2.0
 # A call that only takes a lock: far below anything that touches the port (write timeout 0.3 s),
@@ -273,3 +278,95 @@ def test_auto_detection_with_nothing_plugged_in(monkeypatch):
     finally:
         bridge.close()
     assert bridge.status().state is LinkState.STOPPED
+
+
+@dataclass
+class _Writer:
+    """PortManager writes its telnet replies with .write(); a socket has sendall()."""
+
+    sock: socket.socket
+
+    def write(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+
+class Rfc2217Gateway:
+    """A minimal RFC 2217 server (pyserial's PortManager) in front of the fake display, on loopback:
+    the bridge reaches the display through an ``rfc2217://`` URL, as it would through a networked serial port."""
+
+    def __init__(self, device_url: str) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"rfc2217://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._device_url = device_url
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        import serial
+        from serial import rfc2217
+
+        self._listener.settimeout(0.1)
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                continue
+            conn.settimeout(0.01)
+            port = serial.serial_for_url(self._device_url, timeout=0.01)
+            manager = rfc2217.PortManager(port, _Writer(conn))
+            try:
+                while not self._stop.is_set():
+                    try:
+                        data = conn.recv(1024)
+                        if not data:
+                            break
+                        port.write(b"".join(manager.filter(data)))
+                    except TimeoutError:
+                        pass
+                    out = port.read(port.in_waiting or 1)
+                    if out:
+                        conn.sendall(b"".join(manager.escape(out)))
+            except OSError:
+                pass
+            finally:
+                port.close()
+                conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        self._listener.close()
+
+
+def test_rfc2217_url(server, bridge_for):
+    gateway = Rfc2217Gateway(server.url)
+    try:
+        bridge = bridge_for(gateway.url)
+        state = DisplayState.make([21, 22, 23], current_player=0)
+        bridge.update(state)
+        converge(bridge, server, state, "over rfc2217://")
+        server.press(0)
+        assert bridge.events.get(timeout=3).button == "confirm"
+        assert bridge.status().port == gateway.url
+    finally:
+        gateway.close()
+
+
+def test_an_unexpected_error_while_opening_does_not_kill_the_bridge(server, bridge_for, monkeypatch):
+    from firmware_bridge import bridge as bridge_mod
+
+    real_open = bridge_mod.open_port
+    calls = []
+
+    def flaky_open(*args, **kwargs):
+        calls.append(1)
+        if len(calls) <= 2:
+            raise RuntimeError("URL handler bug")
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(bridge_mod, "open_port", flaky_open)
+    bridge = bridge_for(server.url)
+    assert bridge.wait_for(lambda s: "URL handler bug" in s.message, 2.0)
+    bridge.update([9, 9])
+    converge(bridge, server, DisplayState.make([9, 9]), "after open errors")

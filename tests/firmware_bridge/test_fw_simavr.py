@@ -13,6 +13,9 @@ import pytest
 from firmware_bridge import BridgeConfig, DisplayBridge, DisplayState, LinkState
 from firmware_bridge.simulator import SimBuild, SimulatedDisplay, build_firmware_and_harness
 
+# A crashed bridge thread must fail the test, not just print a warning.
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
 CONVERGE_LIMIT_S = 2.0
 NON_BLOCKING_LIMIT_S = 0.1
 GREEN, RED, OFF = [0, 48, 0], [64, 0, 0], [0, 0, 0]
