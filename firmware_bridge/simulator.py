@@ -40,6 +40,19 @@ class SimBuild:
     firmware_elf: Path
     harness: Path
     size: FirmwareSize
+    exit_address: int  # byte address of avr-libc's _exit (cli; rjmp .)
+
+
+def _symbol_address(elf: Path, name: str) -> int:
+    try:
+        out = subprocess.run(["avr-nm", str(elf)], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise SimulatorError(f"avr-nm failed: {err}") from err
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == name:
+            return int(parts[0], 16)
+    raise SimulatorError(f"no symbol {name} in {elf}")
 
 
 def _make(directory: Path, build: Path, *targets: str) -> str:
@@ -68,7 +81,8 @@ def build_firmware_and_harness(out_dir: Path) -> SimBuild:
     _make(FIRMWARE_DIR, fw_build, "all")
     size = parse_avr_size(_make(FIRMWARE_DIR, fw_build, "size"))
     _make(SIM_DIR, sim_build, "all")
-    return SimBuild(fw_build / "azul_display.elf", sim_build / "azul_display_sim", size)
+    elf = fw_build / "azul_display.elf"
+    return SimBuild(elf, sim_build / "azul_display_sim", size, _symbol_address(elf, "_exit"))
 
 
 @dataclass
@@ -131,6 +145,10 @@ class SimulatedDisplay:
 
     def reset(self) -> None:
         self._command("reset")
+
+    def hang(self) -> None:
+        """Send the firmware into ``cli; rjmp .`` (avr-libc's _exit): only the watchdog can bring it back."""
+        self._command(f"jump {self.build.exit_address}")
 
     @property
     def pty_count(self) -> int:

@@ -15,6 +15,7 @@
  *   garbage N [TO_HOST]         -> @ok: N random bytes into the UART receive line (TO_HOST=1: to the pty)
  *   unplug MS                   -> @ok: close the pty (host sees the port vanish), re-create it after MS ms
  *   reset                       -> @ok: reset the MCU (state lost, firmware restarts)
+ *   jump ADDR                   -> @ok: set the program counter (byte address): simulates a hang
  *   quit
  * First line printed: "@pty <slave path>".
  */
@@ -314,6 +315,8 @@ static void command(harness_t *h, char *line) {
     } else if (!strcmp(verb, "unplug") && n == 2) {
         pty_close(h);
         h->replug_at_us = t + (uint64_t)(a * 1000);
+    } else if (!strcmp(verb, "jump") && n == 2) {
+        h->avr->pc = (avr_flashaddr_t)a; /* e.g. to "cli; rjmp ." (_exit): a firmware hung by a glitch */
     } else if (!strcmp(verb, "reset")) {
         avr_reset(h->avr);
         h->rx_len = 0;

@@ -192,6 +192,7 @@ def test_device_stops_answering_and_comes_back(sim, bridge):
     sim.set_faults()
     took = wait_shown(sim, bridge, state, "device silent 2 s")
     assert took < CONVERGE_LIMIT_S and slowest < NON_BLOCKING_LIMIT_S
+    assert bridge.status().device_resets == 0  # 2.5 s of running: the watchdog never fired by mistake
 
 
 def test_port_disappears_and_comes_back(sim, bridge):
@@ -230,3 +231,17 @@ def test_display_test_command_against_the_firmware(sim, capsys):
     assert "firmware 1.0" in out and "NOT ACKNOWLEDGED" not in out
     time.sleep(0.1)
     assert sim.state()["players"] == ["   0"] * 4  # the last step, on the pins
+
+
+def test_hung_firmware_is_restarted_by_the_watchdog(sim, bridge):
+    state = DisplayState.make([70, 71], current_player=0, alert=True)
+    bridge.update(state)
+    wait_shown(sim, bridge, state, "warm-up")
+    hung_at = time.monotonic()
+    sim.hang()  # cli; rjmp . -- nothing but the 1 s watchdog gets it out
+    assert bridge.wait_for(lambda s: s.device_resets == 1, 3.0)
+    restarted_after = time.monotonic() - hung_at
+    print(f"[simavr] watchdog restarted the hung firmware after {restarted_after:.3f} s")
+    assert 0.9 < restarted_after < 2.0
+    took = wait_shown(sim, bridge, state, "watchdog restart")
+    assert took < CONVERGE_LIMIT_S

@@ -2,6 +2,7 @@
 
 #include <avr/interrupt.h>
 #include <avr/sleep.h>
+#include <avr/wdt.h>
 #include <string.h>
 
 #include "buttons.h"
@@ -191,7 +192,20 @@ static void refresh_outputs(uint32_t now) {
     shown = next;
 }
 
+#if AZUL_WATCHDOG
+/* Runs before main(): after a watchdog reset the watchdog stays on with a 16 ms timeout, which would fire
+ * again before app_init() sets it up. */
+void wdt_off_at_boot(void) __attribute__((naked, used, section(".init3")));
+void wdt_off_at_boot(void) {
+    MCUSR = 0;
+    wdt_disable();
+}
+#endif
+
 void app_init(void) {
+#if AZUL_WATCHDOG
+    wdt_enable(WDTO_1S);
+#endif
     clock_init();
     uart_init();
     buttons_init();
@@ -206,6 +220,9 @@ void app_init(void) {
 }
 
 void app_poll(void) {
+#if AZUL_WATCHDOG
+    wdt_reset(); /* the loop runs at least once per ms (timer tick); 1 s without it means a hang */
+#endif
     uint32_t now = clock_ms();
     int16_t c;
     while ((c = uart_getc()) >= 0) {

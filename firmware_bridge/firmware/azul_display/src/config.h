@@ -48,4 +48,11 @@
 #define ERROR_REPORT_MS 200     /* at most one ERROR report per this interval: garbage must not flood */
 #define HW_REFRESH_MS 1000UL    /* rewrite MAX7219 config and LEDs: heals glitches picked up by the wires */
 
+/* Watchdog (1 s): a firmware hung by an electrical glitch restarts by itself and the host restores the state.
+ * Build with AZUL_WATCHDOG=0 (make WATCHDOG=0) for Nanos with the old bootloader, which loops forever
+ * after a watchdog reset (Optiboot on the Uno and new Nanos is fine). */
+#ifndef AZUL_WATCHDOG
+#define AZUL_WATCHDOG 1
+#endif
+
 #endif
