@@ -46,7 +46,7 @@ class DuelBoard:
     bonus_spent: list[int] = field(default_factory=list)  # turned face down after use
     holds_start_piece: bool = False
 
-    def copy(self) -> "DuelBoard":
+    def copy(self) -> DuelBoard:
         return DuelBoard(
             self.pattern_colour[:],
             self.pattern_count[:],

@@ -93,7 +93,7 @@ class DomeTileFace:
     rotations: tuple[tuple[int, int, int, int], ...]
 
     @staticmethod
-    def of(name: str, cells: Sequence[int]) -> "DomeTileFace":
+    def of(name: str, cells: Sequence[int]) -> DomeTileFace:
         turns = [tuple(cells)]
         for _ in range(3):
             turns.append(_rotate(turns[-1]))

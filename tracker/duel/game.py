@@ -100,7 +100,7 @@ class DuelGame:
         start_score: int = DEFAULT_START_SCORE,
         scoring_tiles: Sequence[str] | None = None,
         log_path=None,
-    ) -> "DuelGame":
+    ) -> DuelGame:
         setup = {
             "type": "setup",
             "game": "azul-duel",
@@ -119,12 +119,12 @@ class DuelGame:
         return cls(GameRecord.start(DuelRules(), setup, log))
 
     @classmethod
-    def resume(cls, log_path) -> tuple["DuelGame", LogProblem | None]:
+    def resume(cls, log_path) -> tuple[DuelGame, LogProblem | None]:
         record, problem = GameRecord.resume(DuelRules(), log_path)
         return cls(record), problem
 
     @classmethod
-    def from_events(cls, events: Sequence[dict]) -> tuple["DuelGame", LogProblem | None]:
+    def from_events(cls, events: Sequence[dict]) -> tuple[DuelGame, LogProblem | None]:
         record, problem = GameRecord.replay(DuelRules(), events)
         return cls(record), problem
 

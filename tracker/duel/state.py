@@ -86,7 +86,7 @@ class DuelDeal:
         }
 
     @staticmethod
-    def from_json(event: dict) -> "DuelDeal":
+    def from_json(event: dict) -> DuelDeal:
         large = event.get("large")
         small = event.get("small")
         if not isinstance(large, list):
@@ -134,7 +134,7 @@ class DomeChoices:
         }
 
     @staticmethod
-    def from_json(data: object) -> "DomeChoices":
+    def from_json(data: object) -> DomeChoices:
         if not isinstance(data, dict):
             raise ValueError("each player's dome tiling choices must be an object with 'bonus' and 'columns'")
         uses = []
@@ -223,7 +223,7 @@ class DuelState:
         start_player: int = 0,
         start_score: int = DEFAULT_START_SCORE,
         scoring_tiles: Sequence[str] | None = None,
-    ) -> "DuelState":
+    ) -> DuelState:
         if start_player not in (0, 1):
             raise ValueError(f"the start player must be 0 or 1, not {start_player!r}")
         if not isinstance(start_score, int) or isinstance(start_score, bool) or start_score < 0:
@@ -257,7 +257,7 @@ class DuelState:
             names=names,
         )
 
-    def copy(self) -> "DuelState":
+    def copy(self) -> DuelState:
         return DuelState(
             self.components,
             [b.copy() for b in self.boards],
@@ -963,7 +963,7 @@ class DuelState:
                 "phase", f"cannot {action} now: the game is in its {self.phase.replace('_', ' ')} phase"
             )
 
-    def _become(self, other: "DuelState") -> None:
+    def _become(self, other: DuelState) -> None:
         for name in DuelState.__slots__:
             setattr(self, name, getattr(other, name))
 
