@@ -81,8 +81,13 @@ class DisplayBridge:
         brightness: int = 8,
     ) -> None:
         """Set what the display should show. Returns at once; the bridge thread delivers it."""
-        state = scores if isinstance(scores, DisplayState) else \
-            DisplayState.make(scores, current_player, alert, brightness)
+        if isinstance(scores, DisplayState):
+            # Re-validate: a hand-built DisplayState with 5 scores must fail here, in the caller, not later
+            # in the bridge thread where it would break the link.
+            given = scores
+            scores, current_player, brightness = given.scores, given.current_player, given.brightness
+            alert = given.alert_text or given.alert
+        state = DisplayState.make(scores, current_player, alert, brightness)
         with self._lock:
             self._desired = state
 

@@ -370,3 +370,16 @@ def test_an_unexpected_error_while_opening_does_not_kill_the_bridge(server, brid
     assert bridge.wait_for(lambda s: "URL handler bug" in s.message, 2.0)
     bridge.update([9, 9])
     converge(bridge, server, DisplayState.make([9, 9]), "after open errors")
+
+
+def test_invalid_state_is_refused_by_update_not_by_the_link(server, bridge_for):
+    bridge = bridge_for(server.url)
+    bridge.update([1, 2])
+    converge(bridge, server, DisplayState.make([1, 2]), "valid state")
+    with pytest.raises(ValueError):
+        bridge.update(DisplayState(scores=(1, 2, 3, 4, 5)))  # built by hand, bypassing make()
+    with pytest.raises(ValueError):
+        bridge.update([1, 2], current_player=5)
+    time.sleep(0.3)
+    status = bridge.status()
+    assert status.ok and status.reconnects == 0 and server.shown_state().scores == (1, 2)
