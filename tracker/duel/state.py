@@ -666,7 +666,8 @@ class DuelState:
                 for c in range(5):
                     self.large_moon[c] += sun[c]
             else:
-                self.moons[f] = list(action.stack)
+                # A sun is taken once a round, so its moon is empty here; extend keeps every tile regardless.
+                self.moons[f].extend(action.stack)
             self.suns[f] = [0] * 5
             board.place_taken(action.line, action.colour, count, self.tower)
         elif isinstance(action, TakeMoons):
