@@ -18,28 +18,31 @@ TILES_PER_FACTORY = 4
 def draw_deal(bag: list[int], lid: list[int], factories: int, rng: random.Random) -> list[list[int]]:
     """Fill `factories` factory displays with 4 tiles each, in order, drawing from `bag` (mutated).
 
-    Each draw picks position k uniformly in the bag listed colour by colour (blue first). If bag and lid run
-    dry the display being filled keeps what it got and later ones stay empty (a short deal).
+    If bag and lid run dry the display being filled keeps what it got and later ones stay empty (a short deal).
     """
-    deal: list[list[int]] = []
+    return [draw_tiles(bag, lid, TILES_PER_FACTORY, rng) for _ in range(factories)]
+
+
+def draw_tiles(bag: list[int], lid: list[int], count: int, rng: random.Random) -> list[int]:
+    """Draw up to `count` tiles from the bag (mutated), pouring the lid in whenever the bag is empty.
+
+    Each draw picks position k uniformly in the bag listed colour by colour (blue first)."""
+    tiles: list[int] = []
     bag_total = sum(bag)
-    for _ in range(factories):
-        tiles: list[int] = []
-        for _ in range(TILES_PER_FACTORY):
+    for _ in range(count):
+        if bag_total == 0:
+            bag_total = pour_lid(bag, lid)
             if bag_total == 0:
-                bag_total = pour_lid(bag, lid)
-                if bag_total == 0:
-                    break
-            k = rng.randrange(bag_total)
-            colour = 0
-            while k >= bag[colour]:
-                k -= bag[colour]
-                colour += 1
-            bag[colour] -= 1
-            bag_total -= 1
-            tiles.append(colour)
-        deal.append(tiles)
-    return deal
+                break
+        k = rng.randrange(bag_total)
+        colour = 0
+        while k >= bag[colour]:
+            k -= bag[colour]
+            colour += 1
+        bag[colour] -= 1
+        bag_total -= 1
+        tiles.append(colour)
+    return tiles
 
 
 def pour_lid(bag: list[int], lid: list[int]) -> int:
@@ -75,26 +78,33 @@ def take_seen_deal(bag: list[int], lid: list[int], deal: Sequence[Sequence[int]]
                 f"all of them must be dealt, the last displays short"
             )
         raise InvalidDeal(f"the deal has {dealt} tiles; every factory display must get 4 ({expected} in all)")
-    if dealt <= sum(bag):
+    take_counts(bag, lid, counts)
+
+
+def take_counts(
+    bag: list[int], lid: list[int], counts: list[int], what: str = "deal", lid_name: str = "lid",
+    names: tuple[str, ...] = COLOUR_NAMES,
+) -> None:
+    """Remove tiles seen dealt (`counts` per colour) from bag and lid (both mutated, only if the check passes).
+
+    Beyond what the bag holds they must come from the lid, which is poured only once the bag is empty, so
+    such a deal contains every tile that was in the bag."""
+    if sum(counts) <= sum(bag):
         for c in range(5):
             if counts[c] > bag[c]:
-                raise InvalidDeal(
-                    f"the deal has {counts[c]} {COLOUR_NAMES[c]} tiles but the bag holds only {bag[c]}"
-                )
+                raise InvalidDeal(f"the {what} has {counts[c]} {names[c]} tiles but the bag holds only {bag[c]}")
         for c in range(5):
             bag[c] -= counts[c]
         return
     for c in range(5):
         if counts[c] < bag[c]:
             raise InvalidDeal(
-                f"the deal needs the lid, so it must include every tile left in the bag, "
-                f"but it has {counts[c]} {COLOUR_NAMES[c]} of the bag's {bag[c]}"
+                f"the {what} needs the {lid_name}, so it must include every tile left in the bag, "
+                f"but it has {counts[c]} {names[c]} of the bag's {bag[c]}"
             )
         if counts[c] - bag[c] > lid[c]:
             raise InvalidDeal(
-                f"the deal has {counts[c]} {COLOUR_NAMES[c]} tiles but bag and lid hold only {bag[c] + lid[c]}"
+                f"the {what} has {counts[c]} {names[c]} tiles but bag and {lid_name} hold only {bag[c] + lid[c]}"
             )
     for c in range(5):
-        from_lid = counts[c] - bag[c]
-        bag[c] = lid[c] - from_lid
-        lid[c] = 0
+        bag[c], lid[c] = lid[c] - (counts[c] - bag[c]), 0

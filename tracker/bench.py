@@ -11,7 +11,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from tracker.duel.bench import duel_games_per_second
+from tracker.duel.bench import random_duel_game
+from tracker.duel.components import placeholder_components
 from tracker.state import DEAL, OFFER, OVER, GameState
 
 
@@ -28,14 +29,26 @@ def random_game(players: int, rng: random.Random, variant: str = "colored") -> G
     return state
 
 
+def per_second(play_one, seconds: float, minimum: int = 3) -> tuple[float, int]:
+    """How many times per second `play_one()` runs, over at least `seconds` and `minimum` runs."""
+    runs = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds or runs < minimum:
+        play_one()
+        runs += 1
+    return runs / elapsed, runs
+
+
 def games_per_second(players: int, seconds: float, seed: int = 1) -> tuple[float, int]:
     rng = random.Random(seed)
-    games = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds or games < 3:
-        random_game(players, rng)
-        games += 1
-    return games / elapsed, games
+    return per_second(lambda: random_game(players, rng), seconds)
+
+
+def duel_games_per_second(seconds: float, seed: int = 1) -> float:
+    """Complete random Duel games per second (made-up component data: the rules' cost does not depend on it)."""
+    components = placeholder_components()
+    rng = random.Random(seed)
+    return per_second(lambda: random_duel_game(components, rng), seconds)[0]
 
 
 def mid_game_positions(count: int, seed: int = 2) -> list[GameState]:

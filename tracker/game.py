@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
-from tracker.gamelog import GameLog, LogProblem
 from tracker.moves import Move
-from tracker.record import GameRecord, RecordError
+from tracker.record import RecordedGame
 from tracker.state import COLORED, OVER, ColumnChooser, GameState, RoundScore
 from tracker.tiles import COLOUR_NAMES, WALL_SIZE
 
@@ -78,9 +76,8 @@ def _columns_from_event(event: dict, players: int) -> dict[tuple[int, int], int 
     return chosen
 
 
-@dataclass
-class Game:
-    record: GameRecord
+class Game(RecordedGame):
+    rules = ClassicRules
 
     @classmethod
     def new(
@@ -93,21 +90,7 @@ class Game:
     ) -> Game:
         setup = {"type": "setup", "game": "azul", "version": 1, "players": players, "variant": variant,
                  "names": list(names), "start_player": start_player}
-        log = GameLog(log_path) if log_path is not None else None
-        if log is not None and log.events:
-            log.close()
-            raise RecordError(f"{log_path} already holds a game: resume it, or choose a new file")
-        return cls(GameRecord.start(ClassicRules(), setup, log))
-
-    @classmethod
-    def resume(cls, log_path) -> tuple[Game, LogProblem | None]:
-        record, problem = GameRecord.resume(ClassicRules(), log_path)
-        return cls(record), problem
-
-    @classmethod
-    def from_events(cls, events: Sequence[dict]) -> tuple[Game, LogProblem | None]:
-        record, problem = GameRecord.replay(ClassicRules(), events)
-        return cls(record), problem
+        return cls._start(setup, log_path)
 
     @property
     def state(self) -> GameState:
@@ -141,13 +124,3 @@ class Game:
             self.record.submit({"type": "end", "final_scores": [b.score for b in self.state.boards],
                                 "winners": self.state.winners()})
         return reports
-
-    def undo(self, count: int = 1) -> None:
-        self.record.undo(count)
-
-    def correct(self, replace: int, events: list[dict], reason: str = "") -> None:
-        self.record.correct(replace, events, reason)
-
-    def close(self) -> None:
-        if self.record.log is not None:
-            self.record.log.close()

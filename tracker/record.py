@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.gamelog import GameLog, LogProblem, read_log
@@ -169,6 +169,48 @@ class GameRecord:
         self.state = self._before[-count]
         del self._before[-count:]
         del self._in_force[-count:]
+
+
+@dataclass
+class RecordedGame:
+    """A game whose every action is an event of its record, on disk when there is a log. Subclasses name their
+    rules (`rules`) and turn players' actions into events."""
+
+    record: GameRecord
+    rules: ClassVar[type]
+
+    @classmethod
+    def _start(cls, setup: dict, log_path=None):
+        log = GameLog(log_path) if log_path is not None else None
+        if log is not None and log.events:
+            log.close()
+            raise RecordError(f"{log_path} already holds a game: resume it, or choose a new file")
+        return cls(GameRecord.start(cls.rules(), setup, log))
+
+    @classmethod
+    def resume(cls, log_path):
+        """Reopen a game from its log (returns the game and any problem found at the log's end)."""
+        record, problem = GameRecord.resume(cls.rules(), log_path)
+        return cls(record), problem
+
+    @classmethod
+    def from_events(cls, events):
+        record, problem = GameRecord.replay(cls.rules(), events)
+        return cls(record), problem
+
+    @property
+    def state(self):
+        return self.record.state
+
+    def undo(self, count: int = 1) -> None:
+        self.record.undo(count)
+
+    def correct(self, replace: int, events: list[dict], reason: str = "") -> None:
+        self.record.correct(replace, events, reason)
+
+    def close(self) -> None:
+        if self.record.log is not None:
+            self.record.log.close()
 
 
 def _guarded(action):

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
+from tracker.bench import duel_games_per_second
 from tracker.duel import OVER, DuelGame, TakeSun, placeholder_components
-from tracker.duel.bench import duel_games_per_second, random_duel_game, random_step
+from tracker.duel.bench import random_duel_game, random_step
 from tracker.duel.state import ACQUISITION, OPENING
 from tracker.record import RecordError
 

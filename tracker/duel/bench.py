@@ -8,9 +8,8 @@ The component data is the placeholder set built in code (not the printed game's 
 from __future__ import annotations
 
 import random
-import time
 
-from tracker.duel.components import DuelComponents, placeholder_components
+from tracker.duel.components import DuelComponents
 from tracker.duel.game import DuelGame
 from tracker.duel.state import DEAL, DOME_TILING, OVER, DuelState, random_dome_choices
 
@@ -41,15 +40,3 @@ def random_step(game: DuelGame, rng: random.Random) -> None:
         legal = state.legal_actions()
         action = legal[rng.randrange(len(legal))]
         game.play(action, revealed=state.random_reveal(action, rng))
-
-
-def duel_games_per_second(seconds: float, seed: int = 1) -> float:
-    """Complete random Duel games per second on one core, over at least `seconds` (and at least 3 games)."""
-    components = placeholder_components()
-    rng = random.Random(seed)
-    games = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds or games < 3:
-        random_duel_game(components, rng)
-        games += 1
-    return games / elapsed

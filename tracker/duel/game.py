@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from tracker.duel.actions import ACTION_EVENTS, DuelAction, action_from_json
 from tracker.duel.components import DuelComponents, parse_components, parse_scoring_tiles
@@ -23,8 +22,7 @@ from tracker.duel.state import (
     DuelDeal,
     DuelState,
 )
-from tracker.gamelog import GameLog, LogProblem
-from tracker.record import GameRecord, RecordError
+from tracker.record import RecordedGame
 
 
 class DuelRules:
@@ -87,9 +85,8 @@ class DuelRules:
             )
 
 
-@dataclass
-class DuelGame:
-    record: GameRecord
+class DuelGame(RecordedGame):
+    rules = DuelRules
 
     @classmethod
     def new(
@@ -112,21 +109,7 @@ class DuelGame:
         }
         if scoring_tiles is not None:
             setup["scoring_tiles"] = list(scoring_tiles)
-        log = GameLog(log_path) if log_path is not None else None
-        if log is not None and log.events:
-            log.close()
-            raise RecordError(f"{log_path} already holds a game: resume it, or choose a new file")
-        return cls(GameRecord.start(DuelRules(), setup, log))
-
-    @classmethod
-    def resume(cls, log_path) -> tuple[DuelGame, LogProblem | None]:
-        record, problem = GameRecord.resume(DuelRules(), log_path)
-        return cls(record), problem
-
-    @classmethod
-    def from_events(cls, events: Sequence[dict]) -> tuple[DuelGame, LogProblem | None]:
-        record, problem = GameRecord.replay(DuelRules(), events)
-        return cls(record), problem
+        return cls._start(setup, log_path)
 
     @property
     def state(self) -> DuelState:
@@ -167,13 +150,3 @@ class DuelGame:
                 }
             )
         return reports
-
-    def undo(self, count: int = 1) -> None:
-        self.record.undo(count)
-
-    def correct(self, replace: int, events: list[dict], reason: str = "") -> None:
-        self.record.correct(replace, events, reason)
-
-    def close(self) -> None:
-        if self.record.log is not None:
-            self.record.log.close()

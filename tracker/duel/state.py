@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from tracker.bag import draw_tiles, take_counts
 from tracker.duel.actions import (
     BROKEN,
     DRAW,
@@ -294,12 +295,12 @@ class DuelState:
         # the pool drawn from still holds another colour (otherwise no redraw could ever differ).
         while True:
             pool = _large_pool(bag, tower)
-            large = _draw(bag, tower, LARGE_SUN_TILES, rng)
+            large = draw_tiles(bag, tower, LARGE_SUN_TILES, rng)
             if len(large) < LARGE_SUN_TILES or len(set(large)) > 1 or not _other_colour(pool, large[0]):
                 break
             for c in large:
                 bag[c] += 1
-        small = tuple(tuple(_draw(bag, tower, SMALL_SUN_TILES, rng)) for _ in range(SMALL_FACTORIES))
+        small = tuple(tuple(draw_tiles(bag, tower, SMALL_SUN_TILES, rng)) for _ in range(SMALL_FACTORIES))
         bonus = tuple(rng.sample(self.bonus_pool, min(SMALL_FACTORIES, len(self.bonus_pool))))
         display = tuple(self._random_stack_draws(FACE_UP_DOME_TILES - len(self.dome_display), rng))
         return DuelDeal(tuple(large), small, bonus, display)
@@ -1101,29 +1102,6 @@ def _large_pool(bag: list[int], tower: list[int]) -> list[int]:
     return [bag[c] + tower[c] for c in range(5)]
 
 
-def _draw(bag: list[int], tower: list[int], count: int, rng: random.Random) -> list[int]:
-    """Draw up to `count` tiles from the bag (mutated), pouring the tower in when it runs out."""
-    out: list[int] = []
-    total = sum(bag)
-    for _ in range(count):
-        if total == 0:
-            for c in range(5):
-                bag[c] += tower[c]
-                tower[c] = 0
-            total = sum(bag)
-            if total == 0:
-                break
-        k = rng.randrange(total)
-        colour = 0
-        while k >= bag[colour]:
-            k -= bag[colour]
-            colour += 1
-        bag[colour] -= 1
-        total -= 1
-        out.append(colour)
-    return out
-
-
 def _take_seen_tiles(bag: list[int], tower: list[int], deal: DuelDeal) -> None:
     """Remove a refill seen on the table from bag and tower (mutated), or raise InvalidDeal saying why.
 
@@ -1146,25 +1124,7 @@ def _take_seen_tiles(bag: list[int], tower: list[int], deal: DuelDeal) -> None:
             raise InvalidDeal(f"the sun of {factory_name(f)} holds {size} tiles, not {len(tiles)}")
         remaining -= want
     counts = _counts(list(deal.large) + [c for f in deal.small for c in f])
-    dealt = sum(counts)
-    if dealt <= sum(bag):
-        for c in range(5):
-            if counts[c] > bag[c]:
-                raise InvalidDeal(f"the refill has {counts[c]} {_C[c]} tiles but the bag holds only {bag[c]}")
-            bag[c] -= counts[c]
-        return
-    for c in range(5):
-        if counts[c] < bag[c]:
-            raise InvalidDeal(
-                f"the refill needs the tower, so it must include every tile left in the bag, but it has "
-                f"{counts[c]} {_C[c]} of the bag's {bag[c]}"
-            )
-        if counts[c] - bag[c] > tower[c]:
-            raise InvalidDeal(
-                f"the refill has {counts[c]} {_C[c]} tiles but bag and tower hold only {bag[c] + tower[c]}"
-            )
-    for c in range(5):
-        bag[c], tower[c] = tower[c] - (counts[c] - bag[c]), 0
+    take_counts(bag, tower, counts, what="refill", lid_name="tower", names=_C)
 
 
 def _take_from_stack(stack: list[int], bottom: list[int], tile: int) -> str | None:
