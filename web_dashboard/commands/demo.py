@@ -1,64 +1,45 @@
-"""`azul-companion demo`: a simulated game on the built-in table.
+"""`azul-companion demo`: the embedded default — a simulated 4-player game, live on the dashboard.
 
-Until the dashboard serves it, the demo plays a 4-player game with random players through the rules tracker
-and narrates it in the terminal: every move, every wall tiling with its points, and the final result.
+Simulated players play through the same session interface the camera pipeline uses (and now and then try an
+illegal placement, which the dashboard flags and then clears); a simulated table camera feeds the camera view.
+Serves http://127.0.0.1:8000 until Ctrl-C, or for `--max-seconds` (tests, scripts).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import time
+import tempfile
+from pathlib import Path
 
-from tracker import DEAL, GRAY, OFFER, OVER
-from tracker.game import Game
-from tracker.gamelog import LogError
-from tracker.record import RecordError
+from web_dashboard.commands.serving import add_server_arguments, serve
 from web_dashboard.errors import UserError
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("demo", help="play a simulated game on the built-in table")
+    parser = subparsers.add_parser("demo", help="a simulated game played live on the dashboard")
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     parser.add_argument("--variant", choices=("colored", "gray"), default="colored")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: a new game each time)")
-    parser.add_argument("--delay", type=float, default=0.3, help="seconds between moves (default 0.3)")
-    parser.add_argument("--log", default=None, help="write the game log to this file")
+    parser.add_argument("--seed", type=int, default=None, help="random seed of the simulated players")
+    parser.add_argument("--move-seconds", type=float, default=1.5, help="seconds between moves (default 1.5)")
+    parser.add_argument("--illegal-chance", type=float, default=0.12,
+                        help="chance per turn that a simulated player tries an illegal placement (default 0.12)")
+    parser.add_argument("--log-dir", default=None, help="where game logs are written (default: a temporary folder)")
+    add_server_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.delay < 0:
-        raise UserError("--delay cannot be negative")
-    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    rng = random.Random(seed)
-    names = ["Ana", "Ben", "Cleo", "Dev"][: args.players]
-    try:
-        game = Game.new(args.players, args.variant, names=names, log_path=args.log)
-    except (RecordError, LogError) as err:
-        raise UserError(str(err)) from None
-    print(f"Azul, {args.players} players, {args.variant} wall, seed {seed}")
-    while game.state.phase != OVER:
-        state = game.state
-        if state.phase == DEAL:
-            game.deal_random(rng)
-            print(f"\nRound {game.state.round}: factory displays refilled")
-        elif state.phase == OFFER:
-            legal = state.legal_moves()
-            chosen = legal[rng.randrange(len(legal))]
-            print(f"  {names[state.current_player]} takes {chosen}")
-            game.play(chosen)
-            time.sleep(args.delay)
-        else:
-            chooser = (lambda p, r, c, legal: rng.choice(legal)) if args.variant == GRAY else None
-            for report in game.tile_walls(chooser):
-                print(
-                    f"  {names[report.player]}: wall +{report.wall_points}, floor -{report.floor_penalty}"
-                    f" -> {report.score_after}"
-                )
-    print("\nFinal scores:")
-    for final in game.state.final_scores:
-        print(f"  {names[final.player]}: {final.score} ({final.score_before_bonus} + bonus {final.bonus})")
-    print("Winner: " + " and ".join(names[i] for i in game.state.winners()))
-    game.close()
-    return 0
+    from web_dashboard.runtime import demo_runtime
+    from web_dashboard.simplayers import SimulationSettings
+
+    if args.move_seconds < 0:
+        raise UserError("--move-seconds cannot be negative")
+    if not 0 <= args.illegal_chance <= 1:
+        raise UserError("--illegal-chance must be between 0 and 1")
+    log_dir = Path(args.log_dir) if args.log_dir else Path(tempfile.mkdtemp(prefix="azul-demo-"))
+    simulation = SimulationSettings(move_seconds=args.move_seconds, illegal_chance=args.illegal_chance,
+                                    alert_seconds=max(2.5, args.move_seconds), seed=args.seed)
+    runtime = demo_runtime(args.players, args.variant, simulation, log_dir=log_dir,
+                           calibration_path=log_dir / "calibration.json")
+    print(f"Demo: simulated players, {args.players} players, {args.variant} wall; game logs in {log_dir}")
+    return serve(runtime, args)

@@ -1,0 +1,95 @@
+"""The running companion: event bus, table session, camera loop, driver and calibration wizard, composed.
+
+`demo_runtime` and `camera_runtime` build the two ways the companion runs; the web app only ever sees a
+Runtime, so it serves a simulated game and a camera-watched one the same way.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from web_dashboard.bus import EventBus
+from web_dashboard.pipeline import CameraLoop
+from web_dashboard.session import GameSettings, TableSession
+from web_dashboard.simplayers import SimulatedPlayers, SimulationSettings
+from web_dashboard.wizard import CalibrationWizard
+
+DEMO_NAMES = ("Ana", "Ben", "Cleo", "Dev")
+
+
+@dataclass
+class Runtime:
+    bus: EventBus
+    session: TableSession
+    wizard: CalibrationWizard
+    camera: CameraLoop | None = None
+    players: SimulatedPlayers | None = None
+    mode: str = "demo"  # "demo" or "camera"
+    # The demo's simulated camera is "unplugged" while this is set (tests and the load test use it).
+    camera_off: threading.Event = field(default_factory=threading.Event)
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+    def start(self) -> None:
+        if self.camera is not None:
+            self.camera.start()
+        if self.players is not None:
+            self.players.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.players is not None:
+            self.players.stop()
+        if self.camera is not None:
+            self.camera.stop()
+        self.session.close()
+
+
+def demo_runtime(
+    players: int = 4,
+    variant: str = "colored",
+    simulation: SimulationSettings | None = None,
+    log_dir: Path | None = None,
+    calibration_path: Path | None = None,
+    camera_fps: float = 12.0,
+) -> Runtime:
+    """The embedded demo: simulated players drive the game through the session; a simulated table camera
+    (the schematic renderer until the synthetic table lands) feeds the camera view."""
+    from web_dashboard.schematic import SchematicTable
+
+    bus = EventBus()
+    settings = GameSettings(players, variant, DEMO_NAMES[:players], log_dir)
+    session = TableSession(bus, settings, driver="simulated players")
+    camera_off = threading.Event()
+
+    def table() -> dict:
+        with session.transaction() as game:
+            return game.state.to_table()
+
+    source = SchematicTable(table, fps=camera_fps, fail=camera_off.is_set)
+    camera = CameraLoop(source, session, bus, recognizer=None, recognition_label="off (simulated players)")
+    runtime = Runtime(bus, session, CalibrationWizard(calibration_path or Path("calibration-demo.json")),
+                      camera=camera, players=SimulatedPlayers(session, simulation or SimulationSettings()),
+                      camera_off=camera_off)
+    return runtime
+
+
+def camera_runtime(
+    source,
+    players: int,
+    variant: str,
+    names: tuple[str, ...],
+    calibration_path: Path,
+    log_dir: Path | None,
+    recognizer=None,
+    recognition_label: str = "off",
+    overlay=None,
+) -> Runtime:
+    """A real table: the camera loop feeds the recognizer and move tracker (when available)."""
+    bus = EventBus()
+    session = TableSession(bus, GameSettings(players, variant, names, log_dir),
+                           driver="camera" if recognizer is not None else "manual entry")
+    camera = CameraLoop(source, session, bus, recognizer=recognizer, recognition_label=recognition_label,
+                        overlay=overlay)
+    return Runtime(bus, session, CalibrationWizard(calibration_path), camera=camera, mode="camera")

@@ -1,0 +1,107 @@
+"""Frame sources: real cameras, phone streams, video files and image folders, behind one small interface.
+
+A source has `open()`, `read() -> (ok, frame, timestamp)` and `close()`. A failed read means the camera is
+gone (unplugged, stream dropped); the pipeline closes it, shows the camera as lost, and reopens it until
+frames come back, so a source never has to reconnect by itself.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
+class FrameSource(Protocol):
+    name: str
+
+    def open(self) -> bool: ...
+
+    def read(self) -> tuple[bool, np.ndarray | None, float]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass
+class OpenCVSource:
+    """A device index ("0"), a video file, or an http/rtsp URL (phone camera apps), read with OpenCV."""
+
+    spec: str
+    name: str = ""
+    _capture: object = None
+
+    def __post_init__(self) -> None:
+        self.name = self.name or self.spec
+
+    def open(self) -> bool:
+        import cv2
+
+        target: int | str = int(self.spec) if self.spec.isdigit() else self.spec
+        capture = cv2.VideoCapture(target)
+        if not capture.isOpened():
+            capture.release()
+            return False
+        # A live camera's internal queue adds latency; one buffered frame keeps the view current.
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        self._capture = capture
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None, float]:
+        if self._capture is None:
+            return False, None, time.time()
+        ok, frame = self._capture.read()
+        return bool(ok), frame if ok else None, time.time()
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+@dataclass
+class ImageFolderSource:
+    """The images of a folder, in name order, played at `fps` and looped (a recorded still sequence)."""
+
+    folder: Path
+    fps: float = 5.0
+    name: str = ""
+    _files: list[Path] = field(default_factory=list)
+    _index: int = 0
+    _next: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.name = self.name or str(self.folder)
+
+    def open(self) -> bool:
+        self._files = sorted(p for p in Path(self.folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self._index, self._next = 0, time.monotonic()
+        return bool(self._files)
+
+    def read(self) -> tuple[bool, np.ndarray | None, float]:
+        import cv2
+
+        if not self._files:
+            return False, None, time.time()
+        delay = self._next - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+        frame = cv2.imread(str(self._files[self._index % len(self._files)]))
+        self._index += 1
+        return frame is not None, frame, time.time()
+
+    def close(self) -> None:
+        self._files = []
+
+
+def source_from_spec(spec: str, fps: float = 5.0) -> FrameSource:
+    """What `--camera SRC` names: an image folder, or anything OpenCV opens (device index, file, URL)."""
+    path = Path(spec)
+    if path.is_dir():
+        return ImageFolderSource(path, fps)
+    return OpenCVSource(spec)
