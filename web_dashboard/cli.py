@@ -17,6 +17,7 @@ from web_dashboard.errors import UserError
 # Subcommand modules, in the order `--help` lists them.
 COMMAND_MODULES = (
     "web_dashboard.commands.demo",
+    "web_dashboard.commands.run",
     "web_dashboard.commands.bench",
     "web_dashboard.commands.recognize",
     "web_dashboard.commands.replay",
