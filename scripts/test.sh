@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config)
+DEBIAN_PACKAGES=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev pkg-config chromium)
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     missing=()
     for p in "${DEBIAN_PACKAGES[@]}"; do

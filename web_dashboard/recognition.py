@@ -14,7 +14,6 @@ import numpy as np
 
 Recognizer = Callable[[np.ndarray, float], dict]
 
-# Where vision is expected to provide `make_recognizer(profile) -> (frame, timestamp) -> observation`.
 RECOGNIZER_MODULE = "vision.recognizer"
 
 
@@ -24,9 +23,11 @@ def load_recognizer(profile) -> tuple[Recognizer | None, str]:
         return None, "off: no calibration yet (open /calibrate)"
     try:
         module = importlib.import_module(RECOGNIZER_MODULE)
-    except ImportError:
-        return None, "off: vision's recogniser is not installed in this build; enter moves on /setup"
-    factory = getattr(module, "make_recognizer", None)
-    if factory is None:
-        return None, f"off: {RECOGNIZER_MODULE} has no make_recognizer(profile)"
-    return factory(profile), f"on ({RECOGNIZER_MODULE})"
+    except ImportError as err:
+        return None, f"off: vision's recogniser cannot be loaded ({err}); enter moves on /setup"
+    try:
+        recognizer = module.TableRecognizer(profile)
+    except (ValueError, KeyError, TypeError) as err:
+        # FrameError (a ValueError) and friends: the profile lacks something vision needs (image size, model).
+        return None, f"off: the calibration cannot drive recognition yet ({err})"
+    return recognizer.recognize, "on (vision.recognizer.TableRecognizer)"

