@@ -27,6 +27,7 @@ def bench_rules(args: argparse.Namespace) -> dict:
 
 BENCHES = {
     "rules": (bench_rules, "complete random games per second and legal-move enumeration time"),
+    "dashboard": (__import__("web_dashboard.loadtest").loadtest.bench_dashboard, "50 live screens + 100 reads/s: p99, fps"),
 }
 
 

@@ -23,6 +23,7 @@ def register(subparsers) -> None:
     parser.add_argument("--move-seconds", type=float, default=1.5, help="seconds between moves (default 1.5)")
     parser.add_argument("--illegal-chance", type=float, default=0.12,
                         help="chance per turn that a simulated player tries an illegal placement (default 0.12)")
+    parser.add_argument("--camera-fps", type=float, default=12.0, help="simulated camera frame rate (default 12)")
     parser.add_argument("--log-dir", default=None, help="where game logs are written (default: a temporary folder)")
     add_server_arguments(parser)
     parser.set_defaults(func=run)
@@ -34,12 +35,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.move_seconds < 0:
         raise UserError("--move-seconds cannot be negative")
+    if not 0 < args.camera_fps <= 120:
+        raise UserError("--camera-fps must be in (0, 120]")
     if not 0 <= args.illegal_chance <= 1:
         raise UserError("--illegal-chance must be between 0 and 1")
     log_dir = Path(args.log_dir) if args.log_dir else Path(tempfile.mkdtemp(prefix="azul-demo-"))
     simulation = SimulationSettings(move_seconds=args.move_seconds, illegal_chance=args.illegal_chance,
                                     alert_seconds=max(2.5, args.move_seconds), seed=args.seed)
     runtime = demo_runtime(args.players, args.variant, simulation, log_dir=log_dir,
-                           calibration_path=log_dir / "calibration.json")
+                           calibration_path=log_dir / "calibration.json", camera_fps=args.camera_fps)
     print(f"Demo: simulated players, {args.players} players, {args.variant} wall; game logs in {log_dir}")
     return serve(runtime, args)
