@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from dataclasses import dataclass, field
 
 from tracker.moves import CENTRE, FLOOR, Move, move as make_move
 from tracker.state import DEAL, GRAY, OFFER, OVER, WALL_TILING, GameState
-from web_dashboard.session import SessionError, TableSession
+from web_dashboard.session import SessionAlert, SessionError, TableSession
 
 
 @dataclass
@@ -23,6 +24,7 @@ class SimulationSettings:
     move_seconds: float = 1.0  # between moves
     illegal_chance: float = 0.12  # per turn, an attempt that breaks a rule
     alert_seconds: float = 2.5  # how long the illegal attempt stays on the table before it is taken back
+    cube_slip_chance: float = 0.3  # per wall tiling, a player moves their score cube to the wrong space
     restart_seconds: float = 15.0  # after a game ends, a new one starts
     seed: int | None = None
 
@@ -114,9 +116,21 @@ class SimulatedPlayers:
             return self._wait(self.settings.move_seconds)
         if state.phase == WALL_TILING:
             if state.variant == GRAY:
-                session.tile_walls(_gray_choices(state, rng))
+                reports = session.tile_walls(_gray_choices(state, rng))
             else:
-                session.tile_walls()
+                reports = session.tile_walls()
+            if rng.random() < self.settings.cube_slip_chance:
+                # Someone miscounts and sets their score cube wrong; the camera's cube check would flag it.
+                report = rng.choice(reports)
+                shown = max(0, report.score_after + rng.choice((-2, -1, 1, 2)))
+                if shown != report.score_after:
+                    name = state.names[report.player]
+                    session.report_score_alerts([SessionAlert(
+                        report.player, "score_cube",
+                        f"{name}'s score cube shows {shown}, but the score is {report.score_after}", time.time())])
+                    if not self._wait(self.settings.alert_seconds):
+                        return False
+                    session.report_score_alerts([])
             return self._wait(self.settings.move_seconds)
         if state.phase == OVER:
             if not self._wait(self.settings.restart_seconds):

@@ -160,3 +160,25 @@ def test_the_event_stream_pushes_a_new_state_when_the_game_changes(tmp_path):
             seen += read_events(response, 1)
         assert runtime.session.version == version + 1
         conn.close()
+
+
+def test_simulated_players_sometimes_misplace_a_score_cube_and_fix_it(tmp_path):
+    session = TableSession(EventBus(), GameSettings(2, "colored", ("A", "B"), tmp_path))
+    sub = session.bus.subscribe(replay=False)
+    players = SimulatedPlayers(session, SimulationSettings(move_seconds=0.0, illegal_chance=0.0, alert_seconds=0.05,
+                                                          cube_slip_chance=1.0, seed=5))
+    players.start()
+    cube_alerts = []
+    try:
+        while not cube_alerts or cube_alerts[-1]:
+            message = sub.get(10)
+            assert message is not None
+            if message.data["score_alerts"] or cube_alerts:
+                cube_alerts.append(message.data["score_alerts"])
+    finally:
+        players.stop()
+        session.close()
+    first = cube_alerts[0][0]
+    assert first["rule"] == "score_cube" and "score cube shows" in first["reason"]
+    true_score = int(first["reason"].rsplit(" ", 1)[1])
+    assert true_score in [row[first["player"]] for row in session.snapshot()["score_history"]]

@@ -1,0 +1,79 @@
+"""The calibration wizard's server side and the camera overlay, through the app's endpoints."""
+
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+
+from calibration.profile import from_json, load
+from web_dashboard.security import CSRF_HEADER
+from web_dashboard.wizard import overlay_painter
+
+LOOPBACK = {"REMOTE_ADDR": "127.0.0.1"}
+
+DRAFT = {
+    "boards": [{"corners": [[10, 10], [150, 10], [150, 120], [10, 120]]},
+               {"corners": [[170, 10], [310, 10], [310, 120], [170, 120]]},
+               {"corners": [[10, 130], [150, 130], [150, 235], [10, 235]]},
+               {"corners": [[170, 130], [310, 130], [310, 235], [170, 235]]}],
+    "factories": [{"center": [20 + 30 * j, 225], "radius": 12} for j in range(9)],
+    "center": [[120, 100], [200, 100], [200, 140], [120, 140]],
+}
+
+
+def png(width: int, height: int) -> bytes:
+    ok, data = cv2.imencode(".png", np.full((height, width, 3), 200, np.uint8))
+    return data.tobytes()
+
+
+def client_post(app, security):
+    client = app.test_client()
+
+    def post(path, **kwargs):
+        return client.post(path, environ_base=LOOPBACK, headers={CSRF_HEADER: security.csrf_value()}, **kwargs)
+
+    return client, post
+
+
+def test_the_wizard_refuses_steps_out_of_order_with_a_clear_message(app, security):
+    _, post = client_post(app, security)
+    response = post("/api/calibration/check", json={"draft": DRAFT})
+    assert response.status_code == 409 and response.get_json()["error"] == "take a snapshot first"
+    response = post("/api/calibration/snapshot", json={})  # the demo camera is not running in this fixture
+    assert response.status_code == 409 and "upload a photo" in response.get_json()["error"]
+
+
+def test_upload_check_and_save_a_profile(app, security, runtime):
+    client, post = client_post(app, security)
+    bad = post("/api/calibration/upload", data={"photo": (io.BytesIO(b"not an image"), "x.png")},
+               content_type="multipart/form-data")
+    assert bad.status_code == 409 and "not an image" in bad.get_json()["error"]
+    good = post("/api/calibration/upload", data={"photo": (io.BytesIO(png(320, 240)), "table.png")},
+                content_type="multipart/form-data")
+    assert good.status_code == 200 and (good.get_json()["width"], good.get_json()["height"]) == (320, 240)
+    wrong = post("/api/calibration/check", json={"draft": {**DRAFT, "boards": []}})
+    assert wrong.status_code == 409 and "boards" in wrong.get_json()["error"]
+    checked = post("/api/calibration/check", json={"draft": DRAFT})
+    assert checked.status_code == 200, checked.get_json()
+    overlay = client.get("/calibration/overlay.jpg", environ_base=LOOPBACK)
+    image = cv2.imdecode(np.frombuffer(overlay.data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (240, 320, 3)
+    assert (np.abs(image.astype(int) - 200).sum(axis=2) > 60).mean() > 0.02  # the layout was drawn on it
+    saved = post("/api/calibration/save", json={"draft": DRAFT})
+    assert saved.status_code == 200
+    profile = load(runtime.wizard.profile_path)
+    assert profile.image_size == (320, 240) and profile.players == 4
+
+
+def test_the_camera_overlay_marks_regions_and_occluded_boards():
+    profile = from_json({**DRAFT, "image_size": [320, 240]})
+    paint = overlay_painter(profile)
+    clear = np.zeros((240, 320, 3), np.uint8)
+    paint(clear, {"boards": [{"confidence": 0.97, "occluded": False}] * 4, "factories": []})
+    covered = np.zeros((240, 320, 3), np.uint8)
+    paint(covered, {"boards": [{"confidence": 0.2, "occluded": True}] + [{"confidence": 0.9}] * 3})
+    # Board 1's outline: yellow (B=0, G, R high) when seen, red (only R) when covered.
+    assert tuple(clear[60, 10]) == (0, 255, 255)
+    assert tuple(covered[60, 10]) == (0, 0, 255)
