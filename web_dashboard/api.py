@@ -7,9 +7,9 @@ from dataclasses import asdict
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from web_dashboard import validate
 from web_dashboard.runtime import Runtime
 from web_dashboard.session import GameSettings, SessionError
-from web_dashboard import validate
 from web_dashboard.validate import BadRequest
 from web_dashboard.view import move_log
 

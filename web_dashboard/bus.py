@@ -28,8 +28,8 @@ class Message:
 
 @dataclass
 class Subscription:
-    bus: "EventBus"
-    queue: "queue.Queue[Message]"
+    bus: EventBus
+    queue: queue.Queue[Message]
     dropped: int = 0
 
     def get(self, timeout: float) -> Message | None:
@@ -41,7 +41,7 @@ class Subscription:
     def close(self) -> None:
         self.bus.unsubscribe(self)
 
-    def __enter__(self) -> "Subscription":
+    def __enter__(self) -> Subscription:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -110,9 +110,17 @@ class CameraLoop:
 
         started = time.perf_counter()
         observation = None
-        if self.recognizer is not None:
-            observation = self.recognizer(frame, timestamp)
-            self._track(observation, timestamp)
+        recognizer = self.recognizer
+        if recognizer is not None:
+            try:
+                observation = recognizer(frame, timestamp)
+                self._track(observation, timestamp)
+                self.status.message = ""
+            except Exception as err:  # noqa: BLE001 - one bad frame must never stop the camera loop
+                # The game is only ever changed through the session's checked actions, so nothing is half
+                # applied; the error is shown on the dashboard and the next frame is tried.
+                self.status.message = f"recognition failed on a frame: {type(err).__name__}: {err}"
+                observation = None
         shown = frame.copy() if self.overlay is not None else frame
         if self.overlay is not None:
             self.overlay(shown, observation)
@@ -145,6 +153,17 @@ class CameraLoop:
                 self.session.clear_alert()
             self.session.report_score_alerts(
                 [SessionAlert(a.player, a.rule, a.reason, a.since) for a in status.score_alerts])
+
+    def use_calibration(self, overlay: OverlayPainter | None, recognizer: Recognizer | None = None,
+                        label: str | None = None) -> None:
+        """Switch to a new calibration while running (the wizard just saved one). The loop reads these
+        attributes once per frame, so the switch lands between two frames."""
+        self.overlay = overlay
+        if label is not None:
+            self.recognizer = recognizer
+            self._tracker = None
+            self.status.recognition = label
+        self._publish_status(force=True)
 
     # ---- what the web app reads --------------------------------------------------------------------------
     def fps(self) -> float:

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from web_dashboard.bus import EventBus
 from web_dashboard.pipeline import CameraLoop
+from web_dashboard.recognition import load_recognizer
 from web_dashboard.session import GameSettings, TableSession
 from web_dashboard.simplayers import SimulatedPlayers, SimulationSettings
-from web_dashboard.wizard import CalibrationWizard
+from web_dashboard.wizard import CalibrationWizard, overlay_painter
 
 DEMO_NAMES = ("Ana", "Ben", "Cleo", "Dev")
 
@@ -69,7 +70,10 @@ def demo_runtime(
 
     source = SchematicTable(table, fps=camera_fps, fail=camera_off.is_set)
     camera = CameraLoop(source, session, bus, recognizer=None, recognition_label="off (simulated players)")
-    runtime = Runtime(bus, session, CalibrationWizard(calibration_path or Path("calibration-demo.json")),
+    wizard = CalibrationWizard(calibration_path or Path("calibration-demo.json"))
+    # The demo shows a saved calibration on the camera view; its simulated players still make the moves.
+    wizard.on_saved = lambda profile: camera.use_calibration(overlay_painter(profile))
+    runtime = Runtime(bus, session, wizard,
                       camera=camera, players=SimulatedPlayers(session, simulation or SimulationSettings()),
                       camera_off=camera_off)
     return runtime
@@ -92,4 +96,14 @@ def camera_runtime(
                            driver="camera" if recognizer is not None else "manual entry")
     camera = CameraLoop(source, session, bus, recognizer=recognizer, recognition_label=recognition_label,
                         overlay=overlay)
-    return Runtime(bus, session, CalibrationWizard(calibration_path), camera=camera, mode="camera")
+    wizard = CalibrationWizard(calibration_path)
+
+    def calibrated(profile) -> None:
+        # A real camera gets working in one go: the saved profile starts recognition without a restart.
+        found, label = load_recognizer(profile)
+        session.driver = "camera" if found is not None else "manual entry"
+        camera.use_calibration(overlay_painter(profile), found, label)
+        session.publish_now()
+
+    wizard.on_saved = calibrated
+    return Runtime(bus, session, wizard, camera=camera, mode="camera")

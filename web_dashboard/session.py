@@ -183,6 +183,11 @@ class TableSession:
                 self._snapshot = view
             return self._snapshot
 
+    def publish_now(self) -> None:
+        """Publish a fresh snapshot after a change outside the game (the driver label)."""
+        with self._lock:
+            self._changed()
+
     def publish(self) -> None:
         self.bus.publish("state", self.snapshot())
 

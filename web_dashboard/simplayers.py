@@ -14,7 +14,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from tracker.moves import CENTRE, FLOOR, Move, move as make_move
+from tracker.moves import CENTRE, FLOOR, Move
+from tracker.moves import move as make_move
 from tracker.state import DEAL, GRAY, OFFER, OVER, WALL_TILING, GameState
 from web_dashboard.session import SessionAlert, SessionError, TableSession
 

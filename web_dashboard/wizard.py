@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,8 @@ class CalibrationWizard:
     empty_capture: np.ndarray | None = None
     overlay: np.ndarray | None = None
     saved_at: float | None = None
+    # Called with the saved profile, so the running camera loop starts using it without a restart.
+    on_saved: Callable[[object], None] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def set_snapshot(self, frame: np.ndarray) -> dict:
@@ -75,6 +78,8 @@ class CalibrationWizard:
             except OSError as err:
                 raise WizardError(f"cannot write {self.profile_path}: {err}") from None
             self.saved_at = time.time()
+        if self.on_saved is not None:
+            self.on_saved(profile)
         return {"ok": True, "path": str(self.profile_path)}
 
     def _profile(self, draft: dict):

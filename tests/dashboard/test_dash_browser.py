@@ -166,6 +166,7 @@ def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
         assert abs(board.corners[0][0] - x) <= 1.5 and abs(board.corners[2][1] - (y + bh)) <= 1.5
     assert profile.learned.get("empty_boards_image")
     assert (runtime.wizard.profile_path.parent / profile.learned["empty_boards_image"]).exists()
+    assert runtime.camera.overlay is not None  # the camera view now shows the saved calibration
 
 
 def test_setup_tv_and_phone_views(live, page):

@@ -141,8 +141,9 @@ def read_events(response, count: int) -> list[str]:
 
 
 def test_the_event_stream_pushes_a_new_state_when_the_game_changes(tmp_path):
-    from web_dashboard.runtime import demo_runtime
     from urllib.parse import urlparse
+
+    from web_dashboard.runtime import demo_runtime
 
     runtime = demo_runtime(2, simulation=SimulationSettings(seed=1), log_dir=tmp_path)
     runtime.players = None  # this test makes the moves itself

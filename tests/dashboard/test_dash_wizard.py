@@ -77,3 +77,45 @@ def test_the_camera_overlay_marks_regions_and_occluded_boards():
     # Board 1's outline: yellow (B=0, G, R high) when seen, red (only R) when covered.
     assert tuple(clear[60, 10]) == (0, 255, 255)
     assert tuple(covered[60, 10]) == (0, 0, 255)
+
+
+def test_saving_a_calibration_switches_the_running_camera_to_it(tmp_path):
+    import time
+
+    from web_dashboard.runtime import camera_runtime
+
+    class Still:
+        name = "still camera"
+
+        def open(self):
+            return True
+
+        def read(self):
+            time.sleep(0.02)
+            return True, np.full((240, 320, 3), 120, np.uint8), time.time()
+
+        def close(self):
+            pass
+
+    runtime = camera_runtime(Still(), 4, "colored", ("A", "B", "C", "D"), tmp_path / "cal.json", tmp_path / "logs")
+    assert runtime.camera.recognizer is None and runtime.session.driver == "manual entry"
+    runtime.start()
+    try:
+        deadline = time.monotonic() + 5
+        while runtime.camera.snapshot() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        runtime.wizard.set_snapshot(runtime.camera.snapshot())
+        runtime.wizard.save(dict(DRAFT))
+        assert runtime.camera.overlay is not None
+        assert runtime.camera.status.recognition.startswith("on")
+        assert runtime.session.snapshot()["driver"] == "camera"
+        frames = runtime.camera.status.frames
+        while runtime.camera.status.frames < frames + 10 and time.monotonic() < deadline + 5:
+            time.sleep(0.02)
+        # Frames keep flowing through recognition and the move tracker; an empty table commits nothing.
+        assert runtime.camera.status.frames >= frames + 10
+        assert runtime.camera.status.state == "live"
+        assert runtime.camera.status.message == "", runtime.camera.status.message
+        assert len(runtime.session.events()) == 1
+    finally:
+        runtime.stop()

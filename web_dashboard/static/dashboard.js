@@ -92,14 +92,19 @@ function renderChart(state) {
   const W = 320, H = 170, pad = 24;
   const maxScore = Math.max(10, ...hist.flat());
   const rounds = Math.max(hist.length - 1, 1);
-  const x = k => pad + (W - pad - 8) * k / rounds, y = v => H - pad - (H - pad - 8) * v / maxScore;
-  let html = `<line x1="${pad}" y1="${H - pad}" x2="${W - 4}" y2="${H - pad}" stroke="#bbb"/>
-    <line x1="${pad}" y1="8" x2="${pad}" y2="${H - pad}" stroke="#bbb"/>
-    <text x="2" y="14" font-size="10" fill="#777">${maxScore}</text><text x="${W - 60}" y="${H - 6}" font-size="10" fill="#777">round ${rounds}</text>`;
+  const x = k => pad + (W - pad - 8) * k / rounds, y = v => H - pad - (H - pad - 18) * v / maxScore;
+  let html = `<line x1="${pad}" y1="8" x2="${pad}" y2="${H - pad}" stroke="#bbb"/>
+    <line x1="${pad}" y1="${H - pad}" x2="${W - 4}" y2="${H - pad}" stroke="#bbb"/>
+    <text x="2" y="22" font-size="10" fill="#777">${maxScore}</text><text x="${W - 60}" y="${H - 6}" font-size="10" fill="#777">round ${rounds}</text>`;
+  const placed = [];
   state.boards.forEach((b, i) => {
     const pts = hist.map((row, k) => `${x(k).toFixed(1)},${y(row[i]).toFixed(1)}`).join(" ");
     html += `<polyline fill="none" stroke="${PLAYER_COLOURS[i]}" stroke-width="2.5" points="${pts}"/>`;
-    html += `<text x="${x(hist.length - 1) - 4}" y="${y(hist[hist.length - 1][i]) - 4}" font-size="10" fill="${PLAYER_COLOURS[i]}" text-anchor="end">${esc(b.name)}</text>`;
+    // Names at the line ends, nudged apart when scores are close so none hides another.
+    let ly = y(hist[hist.length - 1][i]) - 4;
+    while (placed.some(p => Math.abs(p - ly) < 10)) ly -= 10;
+    placed.push(ly);
+    html += `<text x="${W - 6}" y="${Math.max(10, ly).toFixed(1)}" font-size="10" fill="${PLAYER_COLOURS[i]}" text-anchor="end">${esc(b.name)}</text>`;
   });
   svg.innerHTML = html;
 }
