@@ -8,6 +8,7 @@ from dataclasses import asdict
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from web_dashboard import validate
+from web_dashboard.app import MAX_JSON_BYTES
 from web_dashboard.runtime import Runtime
 from web_dashboard.session import GameSettings, SessionError
 from web_dashboard.validate import BadRequest
@@ -21,12 +22,25 @@ def runtime() -> Runtime:
 
 
 def body() -> dict:
+    raw = request.get_data(cache=True)
+    if len(raw) > MAX_JSON_BYTES:
+        # Bodies sent without a Content-Length (chunked) are measured here instead of at the gate.
+        raise TooLarge()
     data = request.get_json(silent=True, cache=True)
     if data is None:
         if not request.get_data(cache=True):
             return {}
         raise BadRequest("the request body is not valid JSON")
     return validate.obj(data)
+
+
+class TooLarge(Exception):
+    """A JSON body over the limit."""
+
+
+@bp.errorhandler(TooLarge)
+def _too_large(err: TooLarge):
+    return jsonify({"ok": False, "error": f"the request body is larger than {MAX_JSON_BYTES // 1024} KB"}), 413
 
 
 @bp.errorhandler(BadRequest)
@@ -99,6 +113,14 @@ def correct():
     events = validate.game_events(data.get("events"))
     reason = validate.text(data, "reason", 200)
     runtime().session.correct(replace, events, reason)
+    return jsonify({"ok": True, "version": runtime().session.version})
+
+
+@bp.post("/correct/last-move")
+def correct_last_move():
+    data = body()
+    move = validate.move(validate.obj(data.get("move")))
+    runtime().session.replace_last_move(move, validate.text(data, "reason", 200))
     return jsonify({"ok": True, "version": runtime().session.version})
 
 

@@ -13,7 +13,7 @@ from flask import Flask
 
 from web_dashboard.app import MAX_UPLOAD_BYTES
 
-THREADS = 96  # live streams each hold a thread: 50 screens + camera views + ordinary requests
+THREADS = 160  # live streams each hold a thread: a room of screens, camera views, and ordinary requests
 CONNECTION_LIMIT = 400
 
 

@@ -140,6 +140,18 @@ class TableSession:
             self.alert = None
         self._act(action)
 
+    def replace_last_move(self, move: Move, reason: str) -> None:
+        """A person's correction of the last move in force (the camera misread it): same player, other move."""
+        from web_dashboard.view import effective_events
+
+        with self._lock:
+            in_force = effective_events(self.game.record.events)
+            if not in_force or in_force[-1].get("type") != "move":
+                raise SessionError("the last action in force is not a move (a deal or wall tiling came after it): "
+                                   "undo back to the move instead")
+            player = in_force[-1]["player"]
+            self.correct(1, [{"type": "move", "player": player, **move.to_json()}], reason or "corrected by hand")
+
     # ---- alerts (the move tracker's seam) ------------------------------------------------------------
     def report_illegal(self, player: int | None, rule_code: str, reason: str) -> None:
         with self._lock:

@@ -161,6 +161,8 @@ def test_non_json_bodies_are_415(local):
     ("/api/game/new", {"players": 2, "names": ["A", "A"]}, "different name"),
     ("/api/correct", {"replace": 1, "events": [{"type": "setup"}]}, "deal, move or wall_tiling"),
     ("/api/players", {"action": "explode"}, "'action'"),
+    ("/api/correct/last-move", {"move": "red"}, "JSON object"),
+    ("/api/correct/last-move", {"move": {"source": "center", "color": "red", "line": 0}, "reason": 5}, "'reason'"),
     ("/api/calibration/check", {"draft": "nope"}, "JSON object"),
 ])
 def test_invalid_fields_are_400_naming_the_field(local, path, body, words):

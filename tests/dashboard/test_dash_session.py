@@ -183,3 +183,18 @@ def test_simulated_players_sometimes_misplace_a_score_cube_and_fix_it(tmp_path):
     assert first["rule"] == "score_cube" and "score cube shows" in first["reason"]
     true_score = int(first["reason"].rsplit(" ", 1)[1])
     assert true_score in [row[first["player"]] for row in session.snapshot()["score_history"]]
+
+
+def test_replacing_the_last_move_keeps_the_player_and_logs_the_reason(session):
+    rng = random.Random(6)
+    session.deal_random(rng)
+    with pytest.raises(SessionError, match="not a move"):
+        session.replace_last_move(session.game.state.legal_moves()[0], "x")
+    legal = session.game.state.legal_moves()
+    session.play(legal[0])
+    session.replace_last_move(legal[-1], "the camera misread the colour")
+    last = session.events()[-1]
+    assert last["type"] == "correction" and last["replace"] == 1
+    assert last["events"] == [{"type": "move", "player": 0, **legal[-1].to_json()}]
+    assert last["reason"] == "the camera misread the colour"
+    assert session.game.state.current_player == 1

@@ -58,15 +58,10 @@ document.getElementById("play-btn").addEventListener("click", async () => {
 });
 
 document.getElementById("replace-btn").addEventListener("click", async () => {
-  // Replace the last game event (it must be a move) with the move in the form, for the same player.
-  const last = current && [...current.moves].reverse().find(m => m.type === "move");
-  if (!last) { show("move-msg", "There is no move to replace.", true); return; }
+  // A correction of the last move in force, for the same player; it goes into the log with the reason.
   const reason = document.getElementById("m-reason").value || "corrected by hand";
   try {
-    const log = await (await fetch("/api/export.jsonl")).text();
-    const events = log.trim().split("\n").map(l => JSON.parse(l));
-    const ev = events[last.index];
-    await post("/api/correct", {replace: 1, reason, events: [{type: "move", player: ev.player, ...moveFromForm()}]});
+    await post("/api/correct/last-move", {move: moveFromForm(), reason});
     show("move-msg", "Last move corrected.");
   } catch (e) { show("move-msg", e.message, true); }
 });
