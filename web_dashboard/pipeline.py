@@ -30,7 +30,7 @@ OverlayPainter = Callable[[np.ndarray, dict | None], None]
 
 @dataclass
 class CameraStatus:
-    state: str  # "connecting", "live", "lost", "stopped"
+    state: str  # "connecting", "live", "lost", "ended" (a video file), "stopped"
     source: str
     fps: float = 0.0
     frames: int = 0
@@ -99,6 +99,9 @@ class CameraLoop:
                     self._set_state("live", "")
                 self._handle(frame, timestamp)
             self.source.close()
+            if getattr(self.source, "finite", False) and self.status.frames:
+                self._set_state("ended", f"{self.source.name} has ended")
+                return
             if not self._stop.is_set():
                 self.status.losses += 1
                 self._set_state("lost", f"no frames from {self.source.name}; reconnecting")

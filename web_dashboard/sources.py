@@ -29,14 +29,24 @@ class FrameSource(Protocol):
 
 @dataclass
 class OpenCVSource:
-    """A device index ("0"), a video file, or an http/rtsp URL (phone camera apps), read with OpenCV."""
+    """A device index ("0"), a video file, or an http/rtsp URL (phone camera apps), read with OpenCV.
+
+    A video file is played at its own frame rate and ends (`finite`): reopening it would replay moves the game
+    already holds. Devices and streams that stop are reopened by the camera loop.
+    """
 
     spec: str
     name: str = ""
     _capture: object = None
+    _interval: float = 0.0
+    _next: float = 0.0
 
     def __post_init__(self) -> None:
         self.name = self.name or self.spec
+
+    @property
+    def finite(self) -> bool:
+        return Path(self.spec).is_file()
 
     def open(self) -> bool:
         import cv2
@@ -48,12 +58,20 @@ class OpenCVSource:
             return False
         # A live camera's internal queue adds latency; one buffered frame keeps the view current.
         capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        fps = capture.get(cv2.CAP_PROP_FPS) if self.finite else 0.0
+        self._interval = 1.0 / fps if fps and 0 < fps <= 240 else 0.0
+        self._next = time.monotonic()
         self._capture = capture
         return True
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
         if self._capture is None:
             return False, None, time.time()
+        if self._interval:
+            delay = self._next - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            self._next = max(self._next + self._interval, time.monotonic())
         ok, frame = self._capture.read()
         return bool(ok), frame if ok else None, time.time()
 

@@ -128,3 +128,24 @@ def test_an_image_folder_plays_its_images_in_order(tmp_path):
     assert source.open()
     values = [int(source.read()[1][0, 0, 0]) for _ in range(4)]
     assert values == [0, 50, 100, 0]
+
+
+def test_a_video_file_plays_at_its_own_rate_and_ends(tmp_path):
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (64, 48))
+    for i in range(10):
+        writer.write(np.full((48, 64, 3), 20 * i, np.uint8))
+    writer.release()
+    session = make_session(tmp_path)
+    loop = CameraLoop(OpenCVSource(str(path)), session, session.bus)
+    started = time.monotonic()
+    loop.start()
+    try:
+        assert wait_until(lambda: loop.status.state == "ended", timeout=5)
+        elapsed = time.monotonic() - started
+    finally:
+        loop.stop()
+    assert loop.status.frames == 10
+    assert elapsed >= 0.4  # 10 frames at 20 fps: half a second, not as fast as the disk allows
+    assert loop.status.losses == 0
+    session.close()
