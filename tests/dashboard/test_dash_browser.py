@@ -223,3 +223,43 @@ def test_game_over_summary_and_score_sheet(tmp_path, chromium):
         events = [json.loads(line) for line in exported.splitlines()]
         assert events[0]["type"] == "setup" and events[-1]["type"] == "end"
         page.close()
+
+
+def test_a_misread_move_is_corrected_from_the_setup_page(live, page):
+    from tracker.game import Game
+    from tracker.moves import CENTRE, FLOOR
+
+    runtime, url, _ = live
+    session = runtime.session
+    runtime.players.pause()
+    try:
+        page.wait_for_timeout(1200)  # let a move already under way land
+        rng = random.Random(8)
+        while session.game.state.phase != OFFER:
+            if session.game.state.phase == DEAL:
+                session.deal_random(rng)
+            else:
+                session.tile_walls()
+        before = Game.from_events(session.events())[0].state
+        played, other = before.legal_moves()[0], before.legal_moves()[-1]
+        assert played != other
+        session.play(played)
+        page.goto(url + "/setup")
+        page.wait_for_function("document.getElementById('full-log').children.length > 1", timeout=TIMEOUT_MS)
+        page.select_option("#m-source", "center" if other.source == CENTRE else str(other.source))
+        page.select_option("#m-colour", ["blue", "yellow", "red", "black", "white"][other.colour])
+        page.select_option("#m-line", "floor" if other.line == FLOOR else str(other.line))
+        page.fill("#m-reason", "the camera read red as black")
+        page.click("#replace-btn")
+        page.wait_for_function("document.getElementById('move-msg').textContent === 'Last move corrected.'",
+                               timeout=TIMEOUT_MS)
+        last = session.events()[-1]
+        assert last["type"] == "correction" and last["reason"] == "the camera read red as black"
+        assert last["events"][0]["player"] == before.current_player
+        reference = before.copy()
+        reference.play(other)
+        assert session.game.state == reference
+        page.wait_for_function("document.getElementById('full-log').textContent.includes('the camera read red')",
+                               timeout=TIMEOUT_MS)
+    finally:
+        runtime.players.resume()
