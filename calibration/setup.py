@@ -11,6 +11,7 @@ frame the companion learns, into the profile's `learned` field:
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from calibration.colour_model import COLOURS, FIRST_PLAYER, TILE_CLASSES, ColourModel
@@ -25,9 +26,22 @@ class SetupError(ValueError):
     """The setup frame does not look like a table at setup (say so rather than learn nonsense)."""
 
 
-def learn_setup(profile: CalibrationProfile, frame: np.ndarray) -> CalibrationProfile:
-    """A copy of the profile with learned references, tile areas and colour model from a setup frame."""
-    # The recogniser owns the sampling; imported here so that calibration's data modules stay free of vision.
+def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
+    """A copy of the profile with learned references, tile areas and colour model from a setup frame.
+
+    `frame` may be a list of frames of the still table at setup: their average is a reference with a fraction
+    of one frame's sensor noise (a second of video is plenty).
+    """
+    if isinstance(frame, (list, tuple)):
+        if not frame:
+            raise SetupError("no setup frames")
+        shapes = {f.shape for f in frame}
+        if len(shapes) != 1:
+            raise SetupError("the setup frames differ in size")
+        frame = np.mean(np.stack(frame).astype(np.float32), axis=0).round().astype(np.uint8)
+    # The recogniser owns the sampling and the colour conversion; imported here, at the one place calibration
+    # needs to look at a frame, so that importing calibration never pulls vision in.
+    from vision.light import to_lab
     from vision.recognizer import TableRecognizer
 
     size = (frame.shape[1], frame.shape[0])
@@ -44,26 +58,26 @@ def learn_setup(profile: CalibrationProfile, frame: np.ndarray) -> CalibrationPr
         ring = b.ring.sample(frame)[0]
         boards.append({"reference": ref.to_json(), "ring": encode_image(ring)})
 
-    # Colour model: label factory pixels with the current model, refit to the tiles found, twice.
+    # Colour model: at setup each display holds a 2x2 block of tiles over its middle, so a small circle round
+    # the middle (0.3 radii) crosses only tiles; their colours, clustered, are this set under this light.
     model = ColourModel.from_json((profile.learned or {}).get("colour_model"))
-    for _ in range(2):
-        samples = []
-        for counter in rec.factories:
-            label, lab = counter.classify(frame, model, None)
-            samples.append(lab[label >= 0][:, :3])
-        pixels = np.concatenate(samples) if samples else np.zeros((0, 3), np.float32)
-        if len(pixels) < 50:
-            raise SetupError("no tiles found on the factory displays: is this a frame of the table at setup?")
-        step = max(1, len(pixels) // MAX_SAMPLES)
-        model = model.fitted(pixels[::step])
+    samples = []
+    for counter in rec.factories:
+        patch = cv2.medianBlur(counter.sampler.sample(frame)[0], 3)
+        lab = to_lab(patch)
+        samples.append(lab[_ring_mask(lab.shape[0])])
+    pixels = np.concatenate(samples)
+    model = model.fitted(pixels[:: max(1, len(pixels) // MAX_SAMPLES)])
 
     factories = []
-    for counter, ring in zip(rec.factories, rec.factory_rings):
+    expected = [counter.expected_tile_area for counter in rec.factories]
+    for counter, ring, want in zip(rec.factories, rec.factory_rings, expected):
         label, _ = counter.classify(frame, model, None)
-        tiles = float(np.sum((label >= 0) & (label < len(COLOURS))))
+        tiles = float(sum(np.sum(counter.tile_mask(label, c)) for c in range(len(COLOURS))))
         area = tiles / TILES_PER_FACTORY
-        if area < 4:
-            raise SetupError("a factory display shows almost no tiles: every display holds 4 tiles at setup")
+        if not 0.4 * want <= area <= 1.3 * want:
+            # Something hides the display, or it is not a setup frame: trust the set's proportions instead.
+            area = want * 0.75
         factories.append({"tile_area": round(area, 2), "ring": encode_image(ring.sample(frame)[0])})
 
     # The centre: the table's own colours (k-means), minus a small cream cluster that is the marker itself.
@@ -104,3 +118,10 @@ def _table_colours(pixels: np.ndarray, model: ColourModel, k: int = 4) -> tuple[
         keep[best] = False
         marker = centres[best]
     return centres[keep & (share > 0.01)], marker
+
+
+def _ring_mask(size: int) -> np.ndarray:
+    steps = ((np.arange(size) + 0.5) / size) * 2 - 1
+    gx, gy = np.meshgrid(steps, steps)
+    rad = np.hypot(gx, gy)
+    return (rad > 0.24) & (rad < 0.36)

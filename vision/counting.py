@@ -19,9 +19,10 @@ from calibration.colour_model import COLOURS, TILE_CLASSES, ColourModel
 from calibration.sampling import PatchSampler
 from vision.light import to_lab
 
-FACTORY_GRID = 32  # canonical pixels across a factory display's diameter
+FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
 BACKGROUND_SIGMA = 9.0  # spread of the non-tile colours, L*a*b* units
 MIN_COMPONENT = 0.3  # blobs smaller than this share of a tile are noise (a glint, a motif fragment)
+OPEN_SHARE = 0.45  # opening width, as a share of a tile's side
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
 
@@ -30,7 +31,7 @@ def circle_grid(center, radius: float, size: int) -> tuple[np.ndarray, np.ndarra
     steps = ((np.arange(size) + 0.5) / size) * 2 - 1
     gx, gy = np.meshgrid(steps, steps)
     grid = np.stack([center[0] + gx * radius, center[1] + gy * radius], -1)
-    inside = (gx ** 2 + gy ** 2) <= 0.93 ** 2  # keep off the rim's outer edge and the table beyond
+    inside = (gx ** 2 + gy ** 2) <= 0.84 ** 2  # keep off the orange rim (yellow-like) and the table beyond
     return grid[None], inside
 
 
@@ -89,6 +90,20 @@ class RegionCounter:
         label[~self.inside] = -1
         return label, lab
 
+    @property
+    def expected_tile_area(self) -> float:
+        """One tile's area on a display's canonical grid from the set's proportions: a tile is 0.554 of a
+        display's radius wide (0.072 vs 0.13 board widths, BOARD-GEOMETRY.md)."""
+        half = self.inside.shape[0] / 2
+        return (0.554 * half) ** 2
+
+    def tile_mask(self, label: np.ndarray, colour: int) -> np.ndarray:
+        """Pixels of one colour that belong to tile-sized shapes: an opening as wide as a third of a tile removes
+        thin things of the same colour (the disc's rosette petals, a motif, an edge), not tiles."""
+        width = max(3, int(round(np.sqrt(self.tile_area) * OPEN_SHARE)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+        return cv2.morphologyEx((label == colour).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> RegionCount:
         label, lab = self.classify(frame, model, gain)
         area = self.tile_area
@@ -96,10 +111,8 @@ class RegionCounter:
         conf: dict[str, float] = {}
         samples = []
         total_tile = 0.0
-        kernel = np.ones((2, 2), np.uint8)
         for c, name in enumerate(COLOURS):
-            mask = (label == c).astype(np.uint8)
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+            mask = self.tile_mask(label, c)
             n, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
             tiles = 0
             worst = 0.0

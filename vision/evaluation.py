@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+SETUP_FRAMES = 4  # frames of the still table averaged at setup
 COLOURS = ("blue", "yellow", "red", "black", "white")
 
 
@@ -168,8 +169,8 @@ def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int]
     look = Look.random(seed, width, height, **(look_overrides or {}))
     renderer = Renderer(players, variant, look, seed)
     profile = renderer.calibration()
-    setup = renderer.render(renderer.pieces(setup_view(players, rng)), shake=False)
-    profile = learn_setup(profile, setup.image)
+    setup_pieces = renderer.pieces(setup_view(players, rng))
+    profile = learn_setup(profile, [renderer.render(setup_pieces, shake=False).image for _ in range(SETUP_FRAMES)])
     rec = TableRecognizer(profile)
     total = Score()
     times = []
@@ -200,3 +201,63 @@ def _random_hands(renderer, rng: np.random.Generator) -> tuple:
                         SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], SLEEVES[int(rng.integers(len(SLEEVES)))],
                         float(rng.uniform(30, 90))))
     return tuple(out)
+
+
+# ---- fitting the occupancy classifier (training seeds only) ---------------------------------------------------
+def occupancy_samples(seeds, frames: int = 2, size=(1280, 720)):
+    """Occupancy features and truth of every wall space and every cream space (pattern lines, floor)."""
+    from calibration.geometry import FLOOR, PATTERN, WALL
+    from calibration.setup import learn_setup
+    from vision.board_reader import _smooth, occupancy_features
+    from vision.light import ground_colour, light_gain, to_lab
+    from vision.recognizer import TableRecognizer
+    from vision.synthetic.look import Look
+    from vision.synthetic.render import Renderer
+
+    wall_x, wall_y, cream_x, cream_y = [], [], [], []
+    for seed in seeds:
+        rng = np.random.default_rng([seed, 77])
+        renderer = Renderer(4, "colored", Look.random(seed, *size), seed)
+        setup_pieces = renderer.pieces(setup_view(4, rng))
+        profile = learn_setup(renderer.calibration(),
+                              [renderer.render(setup_pieces, shake=False).image for _ in range(SETUP_FRAMES)])
+        rec = TableRecognizer(profile)
+        for k in range(frames):
+            view = random_view(4, rng)
+            frame = renderer.render(renderer.pieces(view, salt=k))
+            for i, b in enumerate(rec.boards):
+                if frame.occluded["boards"][i]:
+                    continue
+                main = b.main.sample(frame.image)
+                reader = b.reader
+                gain = light_gain(ground_colour(main[reader.ground]), reader.ref_ground)
+                feats, _ = occupancy_features(to_lab(_smooth(main), gain), reader.ref_lab, reader.ground)
+                tb = view["boards"][i]
+                for idx, space in enumerate(reader.spaces):
+                    if space.kind == WALL:
+                        r, c = space.index
+                        wall_x.append(feats[idx])
+                        wall_y.append(tb["wall"][r][c] is not None)
+                    elif space.kind == PATTERN:
+                        r, j = space.index
+                        cream_x.append(feats[idx])
+                        cream_y.append(j < len(tb["pattern_lines"][r]))
+                    elif space.kind == FLOOR:
+                        cream_x.append(feats[idx])
+                        cream_y.append(space.index[0] < len(tb["floor"]))
+    return (np.array(wall_x), np.array(wall_y, float)), (np.array(cream_x), np.array(cream_y, float))
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 30) -> np.ndarray:
+    """Newton's method for L2-regularised logistic regression; returns weights with the bias last."""
+    xb = np.column_stack([x, np.ones(len(x))]).astype(np.float64)
+    w = np.zeros(xb.shape[1])
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-np.clip(xb @ w, -30, 30)))
+        grad = xb.T @ (p - y) + l2 * w
+        hess = (xb * (p * (1 - p))[:, None]).T @ xb + l2 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-6:
+            break
+    return w
