@@ -220,6 +220,21 @@ class PiecePlacer:
     def centre_pieces(self, centre: dict, first_player: bool) -> list[Piece]:
         """The pile after this view: tiles of a colour whose count fell leave (from the newest), new tiles take
         the free places nearest the middle; the marker sits in the middle of the pile."""
+        self._pile = self._next_pile(centre)
+        pieces = [Piece(colour, *self._pile_slots[slot], base=0.0) for slot, colour in self._pile]
+        if first_player:
+            x, y, a = self._pile_slots[0]
+            pieces.append(Piece("first_player", x, y, a, MARKER_MM, TILE_HEIGHT_MM, 0.0))
+        return pieces
+
+    def preview_new_centre_tiles(self, centre: dict) -> list[Piece]:
+        """The tiles that would join the pile if the centre became `centre` (where leftovers slide to), without
+        changing the pile."""
+        before = set(self._pile)
+        return [Piece(colour, *self._pile_slots[slot], base=0.0) for slot, colour in self._next_pile(centre)
+                if (slot, colour) not in before]
+
+    def _next_pile(self, centre: dict) -> list[tuple[int, str]]:
         want = {c: int(centre.get(c, 0)) for c in ("blue", "yellow", "red", "black", "white")}
         have: dict[str, list[int]] = {}
         for slot, colour in self._pile:
@@ -235,12 +250,7 @@ class PiecePlacer:
                 if not free:
                     break
                 kept.append((free.pop(0), colour))
-        self._pile = sorted(kept)
-        pieces = [Piece(colour, *self._pile_slots[slot], base=0.0) for slot, colour in self._pile]
-        if first_player:
-            x, y, a = self._pile_slots[0]
-            pieces.append(Piece("first_player", x, y, a, MARKER_MM, TILE_HEIGHT_MM, 0.0))
-        return pieces
+        return sorted(kept)
 
     def pieces(self, view: dict, marker_holder: int | None = None, salt: int = 0) -> list[Piece]:
         """Every piece of a table view. `marker_holder`: the player with the marker in front of them (between
