@@ -29,6 +29,7 @@ DEFAULT_MEANS = {
 }
 # How far a tile's median strays from its colour's mean (lighting across the table, motifs, gloss), per L*a*b*.
 DEFAULT_SIGMA = (7.0, 6.0, 6.0)
+MAX_CLUSTER_MOVE = 16.0  # how far (L*a*b*) a colour may move from the defaults beyond the common cast
 # Things in a factory display or the centre that are not tiles: the disc's cream card, blue rosette, orange rim.
 DEFAULT_BACKGROUND = ((84.0, 3.0, 10.0), (53.0, 2.0, -26.0), (62.0, 32.0, 58.0))
 
@@ -95,14 +96,21 @@ class ColourModel:
             if np.allclose(new, means, atol=0.05):
                 break
             means = new
+        counts = np.bincount(label, minlength=k)
+        enough = counts >= max(8, len(samples) // 40)
+        moved = means - self.means[:k]
+        shift = np.median(moved[enough], axis=0) if enough.any() else np.zeros(3, np.float32)
         sigmas = self.sigmas.copy()
+        default = np.array(DEFAULT_SIGMA, np.float32)
         for c in range(k):
+            # A colour with few tiles at setup, or whose cluster wandered off (it caught gaps, shadows), keeps
+            # its old mean moved by the light's cast seen on the others.
+            if not enough[c] or np.linalg.norm(moved[c] - shift) > MAX_CLUSTER_MOVE:
+                means[c] = self.means[c] + shift
+                continue
             members = samples[label == c]
-            if len(members) >= 4:
-                spread = 1.4826 * np.median(np.abs(members - means[c]), axis=0)  # robust sigma
-                # Never narrower than the defaults' half: one photo does not show every corner of the table.
-                sigmas[c] = np.maximum(spread * 2.0, np.array(DEFAULT_SIGMA, np.float32) * 0.6)
-        shift = (means - self.means[:k]).mean(axis=0)
+            spread = 1.4826 * np.median(np.abs(members - means[c]), axis=0)  # robust sigma
+            sigmas[c] = np.clip(spread * 2.0, default * 0.6, default * 1.6)
         all_means = self.means.copy()
         all_means[:k] = means
         all_means[k:] += shift

@@ -68,17 +68,31 @@ def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
         samples.append(lab[_ring_mask(lab.shape[0])])
     pixels = np.concatenate(samples)
     model = model.fitted(pixels[:: max(1, len(pixels) // MAX_SAMPLES)])
+    # What lies under the tiles: the disc's card and print between the tile block and the rim, as clusters;
+    # a cluster that looks like a tile colour is a tile corner, not card.
+    ring_pixels = []
+    for counter in rec.factories:
+        lab = to_lab(cv2.medianBlur(counter.sampler.sample(frame)[0], 3))
+        ring_pixels.append(lab[_ring_mask(lab.shape[0], 0.66, 0.84)])
+    disc = _clusters(np.concatenate(ring_pixels), 5)
+    if len(disc):
+        dist = model.mahalanobis(disc, len(COLOURS)).min(axis=1)
+        model.background = np.concatenate([model.background, disc[dist > 2.0]]).astype(np.float32)
 
-    factories = []
-    expected = [counter.expected_tile_area for counter in rec.factories]
-    for counter, ring, want in zip(rec.factories, rec.factory_rings, expected):
+    # One tile's area: every display's grid is scaled to its radius, so all displays share it; the median over
+    # the displays keeps one hidden or misread display from setting it.
+    areas = []
+    for counter in rec.factories:
         label, _ = counter.classify(frame, model, None)
         tiles = float(sum(np.sum(counter.tile_mask(label, c)) for c in range(len(COLOURS))))
-        area = tiles / TILES_PER_FACTORY
-        if not 0.4 * want <= area <= 1.3 * want:
-            # Something hides the display, or it is not a setup frame: trust the set's proportions instead.
-            area = want * 0.75
-        factories.append({"tile_area": round(area, 2), "ring": encode_image(ring.sample(frame)[0])})
+        areas.append(tiles / TILES_PER_FACTORY)
+    want = rec.factories[0].expected_tile_area
+    area = float(np.median(areas))
+    if not 0.4 * want <= area <= 1.3 * want:
+        # Not a setup frame, or most displays hidden: trust the set's proportions instead.
+        area = want * 0.75
+    factories = [{"tile_area": round(area, 2), "ring": encode_image(ring.sample(frame)[0])}
+                 for ring in rec.factory_rings]
 
     # The centre: the table's own colours (k-means), minus a small cream cluster that is the marker itself.
     _, lab = rec.centre.classify(frame, model, None)
@@ -120,8 +134,18 @@ def _table_colours(pixels: np.ndarray, model: ColourModel, k: int = 4) -> tuple[
     return centres[keep & (share > 0.01)], marker
 
 
-def _ring_mask(size: int) -> np.ndarray:
+def _clusters(pixels: np.ndarray, k: int) -> np.ndarray:
+    data = pixels.astype(np.float32).reshape(-1, 3)
+    if len(data) < k * 4:
+        return np.zeros((0, 3), np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(data, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    share = np.bincount(labels.ravel(), minlength=k) / len(data)
+    return centres[share > 0.03]
+
+
+def _ring_mask(size: int, inner: float = 0.24, outer: float = 0.36) -> np.ndarray:
     steps = ((np.arange(size) + 0.5) / size) * 2 - 1
     gx, gy = np.meshgrid(steps, steps)
     rad = np.hypot(gx, gy)
-    return (rad > 0.24) & (rad < 0.36)
+    return (rad > inner) & (rad < outer)

@@ -52,7 +52,7 @@ class BoardReader:
         self.wall_index = {s.index: i for i, s in enumerate(spaces) if s.kind == WALL}
         self.floor_index = [i for i, s in enumerate(spaces) if s.kind == FLOOR]
         self.patch = patch
-        lo, hi = int(round(patch * 0.3)), int(round(patch * 0.7))
+        lo, hi = int(round(patch * 0.22)), int(round(patch * 0.78))
         self.middle = (slice(lo, hi), slice(lo, hi))  # the middle of the printed space (patches reach past it)
         self.reference_bgr = reference_main
         if reference_main is not None:

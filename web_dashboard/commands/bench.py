@@ -26,6 +26,7 @@ def bench_rules(args: argparse.Namespace) -> dict:
 
 
 BENCHES = {
+    "vision": (lambda args: __import__("vision.evaluation").evaluation.bench_vision(args), "recognition error rates, occlusion recall, ms per 720p/1080p frame"),
     "rules": (bench_rules, "complete random games per second and legal-move enumeration time"),
     "dashboard": (__import__("web_dashboard.loadtest").loadtest.bench_dashboard, "50 live screens + 100 reads/s: p99, fps"),
 }
