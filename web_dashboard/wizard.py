@@ -3,7 +3,9 @@
 The browser collects clicks (board corners, factory centres and radii, the centre-of-table polygon) into a
 draft that has exactly the calibration file's shape; the server validates it with `calibration.profile`, draws
 the layout it implies over the snapshot (so the person can see every space land on the board) and saves it.
-The empty-board capture is saved as a PNG beside the profile and named in the profile's `learned` field.
+The setup capture (boards empty, every factory display dealt, the marker in the centre) teaches the profile its
+empty-board references and colour model through `calibration.setup.learn_setup`; the frame itself is saved as a
+PNG beside the profile and named in the profile's `learned` field.
 """
 
 from __future__ import annotations
@@ -66,13 +68,15 @@ class CalibrationWizard:
 
         profile = self._profile(draft)
         self.profile_path.parent.mkdir(parents=True, exist_ok=True)
+        warning = None
         with self._lock:
             if self.empty_capture is not None:
                 import cv2
 
-                empty_path = self.profile_path.with_name(self.profile_path.stem + "-empty.png")
-                cv2.imwrite(str(empty_path), self.empty_capture)
-                profile.learned = {**profile.learned, "empty_boards_image": empty_path.name}
+                profile, warning = _learn(profile, self.empty_capture)
+                setup_path = self.profile_path.with_name(self.profile_path.stem + "-setup.png")
+                cv2.imwrite(str(setup_path), self.empty_capture)
+                profile.learned = {**profile.learned, "setup_image": setup_path.name}
             try:
                 profiles.save(profile, self.profile_path)
             except OSError as err:
@@ -80,7 +84,8 @@ class CalibrationWizard:
             self.saved_at = time.time()
         if self.on_saved is not None:
             self.on_saved(profile)
-        return {"ok": True, "path": str(self.profile_path)}
+        return {"ok": True, "path": str(self.profile_path), "learned": warning is None and
+                self.empty_capture is not None, "warning": warning}
 
     def _profile(self, draft: dict):
         from calibration.profile import CalibrationError, from_json
@@ -92,6 +97,27 @@ class CalibrationWizard:
             return from_json(draft)
         except CalibrationError as err:
             raise WizardError(str(err)) from None
+
+
+def _learn(profile, frame: np.ndarray):
+    """(profile with what the setup frame teaches, None) or (profile unchanged, why nothing was learned).
+
+    The corners and circles the person clicked are worth saving even when the setup frame is unusable (boards
+    not empty, a factory short), so a failed learning step is a warning, not a refusal."""
+    size = (frame.shape[1], frame.shape[0])
+    if profile.image_size is not None and tuple(profile.image_size) != size:
+        return profile, (f"the setup was not learned: the setup frame is {size[0]}x{size[1]} but the calibration "
+                         f"is for {profile.image_size[0]}x{profile.image_size[1]} frames; capture the table at "
+                         "setup again")
+    try:
+        from calibration.setup import SetupError, learn_setup
+    except ImportError as err:
+        return profile, f"the setup was not learned: {err}"
+    try:
+        return learn_setup(profile, frame), None
+    except (SetupError, ValueError) as err:
+        return profile, (f"the setup was not learned ({err}); capture the table at setup again: boards empty, "
+                         "4 tiles on every factory display, the marker in the centre")
 
 
 def draw_profile(frame: np.ndarray, profile) -> np.ndarray:

@@ -119,3 +119,52 @@ def test_saving_a_calibration_switches_the_running_camera_to_it(tmp_path):
         assert len(runtime.session.events()) == 1
     finally:
         runtime.stop()
+
+
+def schematic_setup():
+    """A frame of the demo's schematic table at setup (boards empty, round 1 dealt) and its true layout."""
+    import random
+
+    from tracker.game import Game
+    from web_dashboard.schematic import draw_table
+
+    game = Game.new(4)
+    game.deal_random(random.Random(1))
+    w, h, bw, bh = 960, 600, 300, 230
+    spots = [(20, 20), (w - bw - 20, 20), (w - bw - 20, h - bh - 20), (20, h - bh - 20)]
+    factories = []
+    for i in range(9):
+        a = 2 * np.pi * i / 9 - np.pi / 2
+        factories.append({"center": [float(int(w // 2 + 200 * np.cos(a) * 0.9)),
+                                     float(int(h // 2 + 170 * np.sin(a) * 0.75))], "radius": 34})
+    draft = {"boards": [{"corners": [[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]]} for x, y in spots],
+             "factories": factories, "center": [[400, 270], [560, 270], [560, 340], [400, 340]]}
+    return draw_table(game.state.to_table(), (w, h)), draft
+
+
+def test_the_setup_capture_teaches_the_profile(tmp_path):
+    from web_dashboard.wizard import CalibrationWizard
+
+    frame, draft = schematic_setup()
+    wizard = CalibrationWizard(tmp_path / "cal.json")
+    wizard.set_snapshot(frame)
+    wizard.capture_empty(frame)
+    result = wizard.save(draft)
+    assert result["learned"] is True and result["warning"] is None
+    profile = load(tmp_path / "cal.json")
+    assert len(profile.learned["setup"]["boards"]) == 4 and len(profile.learned["setup"]["factories"]) == 9
+    assert "colour_model" in profile.learned
+    assert (tmp_path / profile.learned["setup_image"]).exists()
+
+
+def test_an_unusable_setup_capture_still_saves_the_clicks_with_a_warning(tmp_path):
+    from web_dashboard.wizard import CalibrationWizard
+
+    frame, draft = schematic_setup()
+    wizard = CalibrationWizard(tmp_path / "cal.json")
+    wizard.set_snapshot(frame)
+    wizard.capture_empty(frame[:300, :400])  # a frame of another size than the calibration's
+    result = wizard.save(draft)
+    assert result["learned"] is False and "capture the table at setup again" in result["warning"]
+    profile = load(tmp_path / "cal.json")
+    assert "setup" not in profile.learned and profile.players == 4

@@ -79,7 +79,7 @@ document.getElementById("undo-click").addEventListener("click", () => { clicks.p
 document.getElementById("players").addEventListener("change", () => { clicks = []; redraw(); });
 
 document.getElementById("empty-btn").addEventListener("click", async () => {
-  try { await post("/api/calibration/empty"); msg("Empty boards captured."); } catch (e) { msg(e.message, true); }
+  try { await post("/api/calibration/empty"); msg("Setup captured."); } catch (e) { msg(e.message, true); }
 });
 
 document.getElementById("check-btn").addEventListener("click", async () => {
@@ -94,7 +94,10 @@ document.getElementById("check-btn").addEventListener("click", async () => {
 });
 
 document.getElementById("save-btn").addEventListener("click", async () => {
-  try { const r = await post("/api/calibration/save", {draft: draft()}); msg("Saved to " + r.path); }
+  try {
+    const r = await post("/api/calibration/save", {draft: draft()});
+    msg("Saved to " + r.path + (r.learned ? " with the setup learned." : r.warning ? " — " + r.warning : "."), !!r.warning);
+  }
   catch (e) { msg(e.message, true); }
 });
 
