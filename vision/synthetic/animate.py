@@ -309,8 +309,8 @@ class GameAnimation:
                        marker_holder=shown_holder)
         if marker_in_centre:
             view["first_player"] = False
-        scores_after = [r.score_after for r in reports]
-        self.log.append({"type": "wall_tiling", "columns": columns, "scores_after": scores_after})
+        # As the tracker logs it: scores after the round, with the end-of-game bonuses if the game ended.
+        self.log.append({"type": "wall_tiling", "columns": columns, "scores_after": [b.score for b in state.boards]})
         truth = state.to_table()
         for b in truth["boards"]:
             b["score_marker"] = None
