@@ -61,32 +61,23 @@ def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
     # Colour model: at setup each display holds a 2x2 block of tiles over its middle, so a small circle round
     # the middle (0.3 radii) crosses only tiles; their colours, clustered, are this set under this light.
     model = ColourModel.from_json((profile.learned or {}).get("colour_model"))
-    samples = []
-    for counter in rec.factories:
-        patch = cv2.medianBlur(counter.sampler.sample(frame)[0], 3)
-        lab = to_lab(patch)
-        samples.append(lab[_ring_mask(lab.shape[0])])
-    pixels = np.concatenate(samples)
+    bank = rec.factories
+    lab = to_lab(bank.sample(frame))
+    pixels = lab[:, _ring_mask(bank.size)].reshape(-1, 3)
     model = model.fitted(pixels[:: max(1, len(pixels) // MAX_SAMPLES)])
     # What lies under the tiles: the disc's card and print between the tile block and the rim, as clusters;
     # a cluster that looks like a tile colour is a tile corner, not card.
-    ring_pixels = []
-    for counter in rec.factories:
-        lab = to_lab(cv2.medianBlur(counter.sampler.sample(frame)[0], 3))
-        ring_pixels.append(lab[_ring_mask(lab.shape[0], 0.66, 0.84)])
-    disc = _clusters(np.concatenate(ring_pixels), 5)
+    disc = _clusters(lab[:, _ring_mask(bank.size, 0.66, 0.84)].reshape(-1, 3), 5)
     if len(disc):
         dist = model.mahalanobis(disc, len(COLOURS)).min(axis=1)
         model.background = np.concatenate([model.background, disc[dist > 2.0]]).astype(np.float32)
 
     # One tile's area: every display's grid is scaled to its radius, so all displays share it; the median over
     # the displays keeps one hidden or misread display from setting it.
-    areas = []
-    for counter in rec.factories:
-        label, _ = counter.classify(frame, model, None)
-        tiles = float(sum(np.sum(counter.tile_mask(label, c)) for c in range(len(COLOURS))))
-        areas.append(tiles / TILES_PER_FACTORY)
-    want = rec.factories[0].expected_tile_area
+    label, _ = bank.classify(frame, model, None)
+    tiles = sum(bank.tile_mask(label, c).reshape(bank.regions, -1).sum(axis=1) for c in range(len(COLOURS)))
+    areas = tiles / TILES_PER_FACTORY
+    want = bank.expected_tile_area
     area = float(np.median(areas))
     if not 0.4 * want <= area <= 1.3 * want:
         # Not a setup frame, or most displays hidden: trust the set's proportions instead.

@@ -63,76 +63,119 @@ class RegionCount:
 
 
 class RegionCounter:
-    """Counts one region. `tile_area` is one tile's area in canonical pixels (learned at setup)."""
+    """Counts N same-sized regions at once (all factory displays: one remap, one colour conversion, one
+    connected-components pass per colour over the stacked grids). `tile_area` is one tile's area in canonical
+    pixels (learned at setup), per region or shared."""
 
-    def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_area: float,
+    def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_area,
                  table_lab: np.ndarray | None = None, allow_marker: bool = False) -> None:
         self.sampler = PatchSampler(grid, frame_size)
-        self.inside = inside
-        self.tile_area = float(tile_area)
+        self.regions, self.size = grid.shape[0], grid.shape[1]
+        self.inside = np.broadcast_to(inside, grid.shape[:3]).copy()
+        self.tile_area = np.broadcast_to(np.asarray(tile_area, np.float64), (self.regions,)).copy()
         self.table_lab = table_lab if table_lab is not None else np.zeros((0, 3), np.float32)
         self.allow_marker = allow_marker
+        self._lut: np.ndarray | None = None
+        self._lut_key: tuple | None = None
+
+    def sample(self, frame: np.ndarray) -> np.ndarray:
+        """(N, G, G, 3) BGR, median-filtered: the motifs' thin strokes and the sensor noise off the colours."""
+        patches = self.sampler.sample(frame)
+        strip = cv2.medianBlur(patches.reshape(self.regions * self.size, self.size, 3), 3)
+        return strip.reshape(patches.shape)
 
     def classify(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """Per canonical pixel: class index (TILE_CLASSES, then background = -1) and its Lab."""
-        patch = self.sampler.sample(frame)[0]
-        # A median filter takes the motifs' thin strokes and the sensor noise off the colours.
-        patch = cv2.medianBlur(patch, 3)
-        lab = to_lab(patch, gain)
-        flat = lab.reshape(-1, 3)
-        classes = len(TILE_CLASSES) if self.allow_marker else len(COLOURS)
-        tile_ll = model.log_likelihood(flat, classes)
-        bg = np.concatenate([model.background, self.table_lab.astype(np.float32)], axis=0)
-        d = np.sum((flat[:, None] - bg[None]) ** 2, axis=2) / BACKGROUND_SIGMA ** 2
-        bg_ll = -0.5 * d.min(axis=1) - 3 * np.log(BACKGROUND_SIGMA)
-        best = tile_ll.argmax(axis=1)
-        label = np.where(tile_ll.max(axis=1) > bg_ll, best, -1).reshape(self.inside.shape)
+        """Per canonical pixel: class index (TILE_CLASSES; background = -1), (N, G, G), and its Lab."""
+        patches = self.sample(frame)
+        lab = to_lab(patches, gain)
+        label = _classify_lab(lab.reshape(-1, 3), model, self._background(model), self._classes())
+        label = label.reshape(self.inside.shape)
         label[~self.inside] = -1
         return label, lab
+
+    def classify_fast(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> np.ndarray:
+        """As classify, through a colour lookup table (32 levels per BGR channel) rebuilt only when the model
+        or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame."""
+        key = (id(model), model.means.tobytes(), None if gain is None else tuple(np.round(gain, 2)))
+        if self._lut_key != key:
+            self._lut = _lut(model, self._background(model), self._classes(), gain)
+            self._lut_key = key
+        q = self.sample(frame) >> 3
+        index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
+        label = self._lut[index]
+        label[~self.inside] = -1
+        return label
+
+    def _classes(self) -> int:
+        return len(TILE_CLASSES) if self.allow_marker else len(COLOURS)
+
+    def _background(self, model: ColourModel) -> np.ndarray:
+        return np.concatenate([model.background, self.table_lab.astype(np.float32)], axis=0)
 
     @property
     def expected_tile_area(self) -> float:
         """One tile's area on a display's canonical grid from the set's proportions: a tile is 0.554 of a
         display's radius wide (0.072 vs 0.13 board widths, BOARD-GEOMETRY.md)."""
-        half = self.inside.shape[0] / 2
-        return (0.554 * half) ** 2
+        return (0.554 * self.size / 2) ** 2
 
     def tile_mask(self, label: np.ndarray, colour: int) -> np.ndarray:
-        """Pixels of one colour that belong to tile-sized shapes: an opening as wide as a third of a tile removes
-        thin things of the same colour (the disc's rosette petals, a motif, an edge), not tiles."""
-        width = max(3, int(round(np.sqrt(self.tile_area) * OPEN_SHARE)) | 1)
+        """(N, G, G) pixels of one colour that belong to tile-sized shapes: an opening about half a tile wide
+        removes thin things of that colour (the disc's rosette petals, a motif, an edge), not tiles. Regions
+        are stacked into one strip; an opening never grows a mask, so blobs cannot cross between regions."""
+        width = max(3, int(round(np.sqrt(float(np.median(self.tile_area))) * OPEN_SHARE)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
-        return cv2.morphologyEx((label == colour).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        strip = (label == colour).astype(np.uint8).reshape(-1, self.size)
+        return cv2.morphologyEx(strip, cv2.MORPH_OPEN, kernel).reshape(label.shape)
 
-    def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> RegionCount:
-        label, lab = self.classify(frame, model, gain)
-        area = self.tile_area
-        counts: dict[str, int] = {}
-        conf: dict[str, float] = {}
-        samples = []
-        total_tile = 0.0
+    def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
+        label = self.classify_fast(frame, model, gain)
+        n_reg = self.regions
+        counts = [dict() for _ in range(n_reg)]
+        conf = [dict() for _ in range(n_reg)]
+        total_tile = np.zeros(n_reg)
         for c, name in enumerate(COLOURS):
-            mask = self.tile_mask(label, c)
-            n, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-            tiles = 0
-            worst = 0.0
+            mask = self.tile_mask(label, c).reshape(-1, self.size)
+            n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+            tiles = np.zeros(n_reg, int)
+            worst = np.zeros(n_reg)
             for k in range(1, n):
-                blob = stats[k, cv2.CC_STAT_AREA] / area
+                region = int(stats[k, cv2.CC_STAT_TOP]) // self.size
+                blob = stats[k, cv2.CC_STAT_AREA] / self.tile_area[region]
                 if blob < MIN_COMPONENT:
                     continue
                 k_tiles = max(1, int(round(blob)))
-                tiles += k_tiles
+                tiles[region] += k_tiles
                 # How far the blob's area sits from a whole number of tiles, relative to half a tile.
-                worst = max(worst, abs(blob - k_tiles) / (0.5 * max(1.0, np.sqrt(k_tiles))))
-                samples.append(np.median(lab[comp == k], axis=0))
-                total_tile += stats[k, cv2.CC_STAT_AREA]
-            if tiles:
-                counts[name] = tiles
-            conf[name] = float(np.clip(1.0 - worst ** 2, 0.05, 0.999))
-        marker_p = 0.0
-        if self.allow_marker:
-            marker_area = float(np.sum(label == MARKER_INDEX)) / area
-            marker_p = float(np.clip((marker_area - 0.35) / 0.4, 0.0, 1.0))
-        confidence = float(np.prod(list(conf.values())))
-        return RegionCount(counts, confidence, conf, marker_p >= 0.5, marker_p, 0.0, total_tile,
-                           np.array(samples, np.float32).reshape(-1, 3))
+                worst[region] = max(worst[region], abs(blob - k_tiles) / (0.5 * max(1.0, np.sqrt(k_tiles))))
+                total_tile[region] += stats[k, cv2.CC_STAT_AREA]
+            for r in range(n_reg):
+                if tiles[r]:
+                    counts[r][name] = int(tiles[r])
+                conf[r][name] = float(np.clip(1.0 - worst[r] ** 2, 0.05, 0.999))
+        out = []
+        for r in range(n_reg):
+            marker_p = 0.0
+            if self.allow_marker:
+                marker_area = float(np.sum(label[r] == MARKER_INDEX)) / self.tile_area[r]
+                marker_p = float(np.clip((marker_area - 0.35) / 0.4, 0.0, 1.0))
+            confidence = float(np.prod(list(conf[r].values())))
+            out.append(RegionCount(counts[r], confidence, conf[r], marker_p >= 0.5, marker_p, 0.0,
+                                   float(total_tile[r]), np.zeros((0, 3), np.float32)))
+        return out
+
+
+def _classify_lab(flat: np.ndarray, model: ColourModel, background: np.ndarray, classes: int) -> np.ndarray:
+    tile_ll = model.log_likelihood(flat, classes)
+    d = np.sum((flat[:, None] - background[None]) ** 2, axis=2) / BACKGROUND_SIGMA ** 2
+    bg_ll = -0.5 * d.min(axis=1) - 3 * np.log(BACKGROUND_SIGMA)
+    best = tile_ll.argmax(axis=1)
+    return np.where(tile_ll.max(axis=1) > bg_ll, best, -1)
+
+
+def _lut(model: ColourModel, background: np.ndarray, classes: int, gain: np.ndarray | None) -> np.ndarray:
+    """(32768,) int8 class of every BGR colour quantised to 32 levels per channel (index b<<10 | g<<5 | r)."""
+    levels = (np.arange(32, dtype=np.float32) * 8 + 4)
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    bgr = np.stack([b, g, r], -1).reshape(-1, 1, 3)
+    lab = to_lab(bgr.astype(np.float32), gain).reshape(-1, 3)
+    return _classify_lab(lab, model, background, classes).astype(np.int8)

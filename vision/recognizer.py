@@ -81,24 +81,25 @@ class TableRecognizer:
         self.boards = [self._board(i, b.corners, board_setup[i] if i < len(board_setup) else {})
                        for i, b in enumerate(profile.boards)]
         fac_setup = setup.get("factories") or [{}] * len(profile.factories)
-        self.factories = []
         self.factory_rings = []
         keep_out = [(f.center, f.radius) for f in profile.factories]
+        grids, areas = [], []
         for j, f in enumerate(profile.factories):
             info = fac_setup[j] if j < len(fac_setup) else {}
             grid, inside = circle_grid(f.center, f.radius, FACTORY_GRID)
-            area = float(info.get("tile_area") or inside.sum() * DEFAULT_TILE_AREA_FACTOR)
-            self.factories.append(RegionCounter(grid, inside, self.frame_size, area))
+            grids.append(grid)
+            areas.append(float(info.get("tile_area") or inside.sum() * DEFAULT_TILE_AREA_FACTOR))
             ring_ref = decode_image(info["ring"]) if info.get("ring") else None
             self.factory_rings.append(
                 RingWatcher(circle_ring(f.center, f.radius, *FACTORY_RING), self.frame_size, ring_ref))
+        self.factories = RegionCounter(np.concatenate(grids), inside, self.frame_size, areas)
         mean_r = float(np.mean([f.radius for f in profile.factories]))
         centre_info = setup.get("center") or {}
         grid, inside = polygon_grid(profile.center, FACTORY_GRID / (2 * mean_r))
-        areas = [c.tile_area for c in self.factories]
         table_lab = np.array(centre_info.get("table_lab") or np.zeros((0, 3)), np.float32).reshape(-1, 3)
-        self.centre = RegionCounter(grid, inside, self.frame_size, float(centre_info.get("tile_area") or np.mean(areas)),
-                                    table_lab, allow_marker=True)
+        self.centre = RegionCounter(grid, inside, self.frame_size,
+                                    float(centre_info.get("tile_area") or np.mean(areas)), table_lab,
+                                    allow_marker=True)
         ring = polygon_ring(profile.center, CENTRE_RING)
         pts = ring.reshape(-1, 2)
         keep = np.ones(len(pts), bool)
@@ -152,9 +153,9 @@ class TableRecognizer:
             checks.append(b.ring.check(frame, gains[-1] if gains and b.reader.ref_ground is not None else None))
         visible = [g for g, r in zip(gains, readings) if not r.occluded]
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
-        factories = [c.count(frame, self.model, gain) for c in self.factories]
+        factories = self.factories.count(frame, self.model, gain)
         factory_checks = [r.check(frame, gain) for r in self.factory_rings]
-        centre = self.centre.count(frame, self.model, gain)
+        centre = self.centre.count(frame, self.model, gain)[0]
         centre_check = self.centre_ring.check(frame, gain)
         motion = self._motion(samples)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
