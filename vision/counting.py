@@ -22,6 +22,7 @@ from vision.light import to_lab
 FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
 BACKGROUND_SIGMA = 9.0  # spread of the non-tile colours, L*a*b* units
 MIN_COMPONENT = 0.3  # blobs smaller than this share of a tile are noise (a glint, a motif fragment)
+SIDE_SHADE = np.array([0.55, 0.6, 0.6], np.float32)  # a side face against the top, per L*a*b* channel
 OPEN_SHARE = 0.45  # opening width, as a share of a tile's side
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
@@ -110,7 +111,12 @@ class RegionCounter:
         return len(TILE_CLASSES) if self.allow_marker else len(COLOURS)
 
     def _background(self, model: ColourModel) -> np.ndarray:
-        return np.concatenate([model.background, self.table_lab.astype(np.float32)], axis=0)
+        # A tile's side faces and its shadow are its colour darkened: without them as "not a tile" they read
+        # as black tiles round every tile. Black's own are left out (its shadow is black enough already).
+        shades = model.means[: len(COLOURS)].copy()
+        shades = shades[[i for i, c in enumerate(COLOURS) if c != "black"]]
+        shades *= SIDE_SHADE
+        return np.concatenate([model.background, self.table_lab.astype(np.float32), shades], axis=0)
 
     @property
     def expected_tile_area(self) -> float:
