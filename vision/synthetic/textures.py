@@ -235,16 +235,28 @@ def board_texture(style: BoardStyle, tiles: TileStyle, variant: str, size: int, 
     rect(0.012, 0.012, 0.988, 0.988, lab_to_bgr((min(95, style.cream[0] - 10), *style.cream[1:])), max(1, s // 400))
 
     # Score track: the "0" space, then 5 rows of 20.
+    # The printed track is soft: cells a little lighter than the ground, thin borders and grey numbers,
+    # not the black-on-white grid of a diagram.
+    bl, ba, bb = style.background
+    cl, ca, cb = style.cream
+    track_fill = lab_to_bgr(((bl + cl) / 2 + 3, (ba + ca) / 2, (bb + cb) / 2))
+    track_line = lab_to_bgr((bl - 14, ba, bb))
+    track_ink = lab_to_bgr((bl - 30, ba, bb))
+    band = (layout.score_x0 - layout.score_space * 0.75, layout.score_y0 - layout.score_space * 0.75,
+            layout.score_x0 + layout.score_step_x * 19 + layout.score_space * 0.75,
+            layout.score_y0 + layout.score_step_y * 4 + layout.score_space * 0.75)
+    rect(*band, lab_to_bgr((bl - 5, ba, bb)))
+
     def cell(cx, cy, side, fill, label, strong):
         h = side / 2
         rect(cx - h, cy - h, cx + h, cy + h, fill)
-        rect(cx - h, cy - h, cx + h, cy + h, accent if strong else ink, max(1, s // 500))
-        text(label, cx, cy, side * 0.5, ink, 2 if strong else 1)
+        rect(cx - h, cy - h, cx + h, cy + h, accent if strong else track_line, max(1, s // 700))
+        text(label, cx, cy, side * 0.45, track_ink if not strong else ink, 2 if strong else 1)
 
-    cell(layout.score_zero_x, layout.score_zero_y, layout.score_zero_space, cream, "0", True)
+    cell(layout.score_zero_x, layout.score_zero_y, layout.score_zero_space, track_fill, "0", True)
     for score in range(1, 101):
         cx, cy = layout.score(score)
-        cell(cx, cy, layout.score_space, cream, str(score), score % 5 == 0)
+        cell(cx, cy, layout.score_space, track_fill, str(score), score % 5 == 0)
 
     # Pattern lines: right-aligned cream spaces, an arrow to the wall row.
     spc = layout.space
