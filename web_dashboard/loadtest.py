@@ -169,7 +169,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_load_test(seconds: float = 60.0, sse_clients: int = 50, rate: float = 100.0, readers: int = 10,
-                  camera_fps: float = 30.0, baseline_seconds: float = 10.0) -> LoadFigures:
+                  camera_fps: float = 12.0, baseline_seconds: float = 10.0) -> LoadFigures:
     port = _free_port()
     command = [sys.executable, "-m", "web_dashboard.cli", "demo", "--port", str(port), "--host", HOST,
                "--move-seconds", "0.5", "--camera-fps", str(camera_fps), "--seed", "5",

@@ -92,7 +92,11 @@ class CameraLoop:
                 continue
             pause = self.retry_seconds[0]
             while not self._stop.is_set():
-                ok, frame, timestamp = self.source.read()
+                try:
+                    ok, frame, timestamp = self.source.read()
+                except Exception as err:  # noqa: BLE001 - a driver error is a lost camera, not a dead loop
+                    self.status.message = f"{self.source.name} failed: {type(err).__name__}: {err}"
+                    break
                 if not ok or frame is None:
                     break
                 if self.status.state != "live":

@@ -54,11 +54,11 @@ def demo_runtime(
     log_dir: Path | None = None,
     calibration_path: Path | None = None,
     camera_fps: float = 12.0,
+    camera: str = "rendered",
 ) -> Runtime:
-    """The embedded demo: simulated players drive the game through the session; a simulated table camera
-    (the schematic renderer until the synthetic table lands) feeds the camera view."""
-    from web_dashboard.schematic import SchematicTable
-
+    """The embedded demo: simulated players drive the game through the session; a simulated camera
+    (vision's synthetic renderer, or the schematic drawing) photographs their table for the camera view.
+    Recognition stays off here: the moves come from the simulated players, and the UI says so."""
     bus = EventBus()
     settings = GameSettings(players, variant, DEMO_NAMES[:players], log_dir)
     session = TableSession(bus, settings, driver="simulated players")
@@ -68,15 +68,31 @@ def demo_runtime(
         with session.transaction() as game:
             return game.state.to_table()
 
-    source = SchematicTable(table, fps=camera_fps, fail=camera_off.is_set)
-    camera = CameraLoop(source, session, bus, recognizer=None, recognition_label="off (simulated players)")
+    source = _demo_camera(camera, table, players, variant, camera_fps, camera_off)
+    loop = CameraLoop(source, session, bus, recognizer=None, recognition_label="off (simulated players)")
     wizard = CalibrationWizard(calibration_path or Path("calibration-demo.json"))
     # The demo shows a saved calibration on the camera view; its simulated players still make the moves.
-    wizard.on_saved = lambda profile: camera.use_calibration(overlay_painter(profile))
+    wizard.on_saved = lambda profile: loop.use_calibration(overlay_painter(profile))
     runtime = Runtime(bus, session, wizard,
-                      camera=camera, players=SimulatedPlayers(session, simulation or SimulationSettings()),
+                      camera=loop, players=SimulatedPlayers(session, simulation or SimulationSettings()),
                       camera_off=camera_off)
     return runtime
+
+
+def _demo_camera(kind: str, table, players: int, variant: str, fps: float, off: threading.Event):
+    """The demo's camera: photographs from vision's renderer, or the schematic drawing (fast, for tests and
+    for builds without the renderer)."""
+    if kind == "rendered":
+        try:
+            import vision.synthetic.render  # noqa: F401 - present in this build?
+            from web_dashboard.rendered import RenderedTable
+
+            return RenderedTable(table, players, variant, fps=fps, fail=off.is_set)
+        except ImportError:
+            pass
+    from web_dashboard.schematic import SchematicTable
+
+    return SchematicTable(table, fps=fps, fail=off.is_set)
 
 
 def camera_runtime(

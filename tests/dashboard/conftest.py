@@ -17,7 +17,7 @@ NETWORK_CLIENT = {"REMOTE_ADDR": "192.168.1.20"}
 @pytest.fixture
 def runtime(tmp_path):
     rt = demo_runtime(4, simulation=SimulationSettings(seed=1), log_dir=tmp_path / "logs",
-                      calibration_path=tmp_path / "calibration.json")
+                      calibration_path=tmp_path / "calibration.json", camera="schematic")
     # A dealt round and one move, so undo and corrections have something to act on.
     rt.session.deal_random(random.Random(3))
     rt.session.play(rt.session.game.state.legal_moves()[0])

@@ -138,14 +138,15 @@ def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
     page.wait_for_function("document.getElementById('shot').complete && "
                            "document.getElementById('shot').naturalWidth > 0", timeout=TIMEOUT_MS)
     box = image.bounding_box()
-    width, height = 960, 600  # the simulated table camera's frame
-    bw, bh = 300, 230
-    spots = [(20, 20), (width - bw - 20, 20), (width - bw - 20, height - bh - 20), (20, height - bh - 20)]
-    points = []
-    for x, y in spots:
-        points += [(x, y), (x + bw, y), (x + bw, y + bh), (x, y + bh)]
-    points += [(200 + 40 * j, 300) for j in range(9)]  # factory centres (any 9 distinct points)
-    points += [(380, 240), (580, 240), (580, 360), (380, 360)]
+    # Where a person would click: the rendered table's boards, factory displays and centre area.
+    truth = runtime.camera.source.renderer.calibration()
+    width, height = truth.image_size
+    page.fill("#radius", str(round(truth.factories[0].radius)))
+    points = [p for board in truth.boards for p in board.corners]
+    points += [f.center for f in truth.factories]
+    xs, ys = [p[0] for p in truth.center], [p[1] for p in truth.center]
+    centre = [(min(xs), min(ys)), (max(xs), min(ys)), (max(xs), max(ys)), (min(xs), max(ys))]
+    points += centre
     for x, y in points:
         page.mouse.click(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
     assert "29 of 29 points" in page.inner_text("#progress")
@@ -164,9 +165,11 @@ def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
     assert "with the setup learned" in saved or "setup was not learned" in saved
     profile = load(runtime.wizard.profile_path)
     assert profile.players == 4 and len(profile.factories) == 9
-    # The clicks landed where they were aimed (to within a pixel of rounding).
-    for board, (x, y) in zip(profile.boards, spots):
-        assert abs(board.corners[0][0] - x) <= 1.5 and abs(board.corners[2][1] - (y + bh)) <= 1.5
+    # The clicks landed where they were aimed (to within the page's pixel scale and rounding).
+    tolerance = 1.5 * width / box["width"]
+    for board, aimed in zip(profile.boards, truth.boards):
+        for got, want in zip(board.corners, aimed.corners):
+            assert abs(got[0] - want[0]) <= tolerance and abs(got[1] - want[1]) <= tolerance
     assert profile.learned.get("setup_image")
     assert (runtime.wizard.profile_path.parent / profile.learned["setup_image"]).exists()
     assert runtime.camera.overlay is not None  # the camera view now shows the saved calibration

@@ -24,6 +24,8 @@ def register(subparsers) -> None:
     parser.add_argument("--illegal-chance", type=float, default=0.12,
                         help="chance per turn that a simulated player tries an illegal placement (default 0.12)")
     parser.add_argument("--camera-fps", type=float, default=12.0, help="simulated camera frame rate (default 12)")
+    parser.add_argument("--camera-view", choices=("rendered", "schematic"), default="rendered",
+                        help="the simulated camera: photographs from the synthetic renderer, or a schematic drawing")
     parser.add_argument("--log-dir", default=None, help="where game logs are written (default: a temporary folder)")
     add_server_arguments(parser)
     parser.set_defaults(func=run)
@@ -43,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     simulation = SimulationSettings(move_seconds=args.move_seconds, illegal_chance=args.illegal_chance,
                                     alert_seconds=max(2.5, args.move_seconds), seed=args.seed)
     runtime = demo_runtime(args.players, args.variant, simulation, log_dir=log_dir,
-                           calibration_path=log_dir / "calibration.json", camera_fps=args.camera_fps)
+                           calibration_path=log_dir / "calibration.json", camera_fps=args.camera_fps,
+                           camera=args.camera_view)
     print(f"Demo: simulated players, {args.players} players, {args.variant} wall; game logs in {log_dir}")
     return serve(runtime, args)

@@ -38,7 +38,7 @@ function redraw() {
   const next = target(clicks.length);
   document.getElementById("progress").textContent = `${clicks.length} of ${needed()} points`;
   document.getElementById("step-title").textContent = next ? "2 · Click the corners and factories" : "3 · Capture, check, save";
-  document.getElementById("instruction").textContent = next ? `Click ${next}.` : "All points placed: capture the empty boards, check the overlay, save.";
+  document.getElementById("instruction").textContent = next ? `Click ${next}.` : "All points placed: capture the setup, check the overlay, save.";
 }
 
 async function loaded(info) {
