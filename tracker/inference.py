@@ -12,10 +12,11 @@ Everything committed goes through the Game, so it lands in the game log before i
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass, field
 
 from tracker.evidence import ObservationError, TableEvidence, table_evidence
-from tracker.explain import IllegalMove
+from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
 from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses, movers
 from tracker.likelihood import Scorer, board_loglik, max_loglik
@@ -68,6 +69,9 @@ class MoveTracker:
     alert: Alert | None = None
     score_alerts: dict[int, Alert] = field(default_factory=dict)
     _watch: dict[Region, _RegionWatch] = field(default_factory=dict)
+    # The refill as read so far: per display, its last reading seen at rest with tiles on it.
+    _deal_round: int = -1
+    _deal_seen: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # The last undecided offer evaluation: the same evidence again needs no new search.
     _last_offer_key: object = None
     _last_offer_waiting: str | None = None
@@ -269,14 +273,25 @@ class MoveTracker:
 
     # ---- the next round's deal ---------------------------------------------------------------------
     def _deal(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
+        """Read the refill. Players often start taking tiles the moment the displays are full, so each display's
+        last reading seen at rest with tiles on it is kept: the deal is what they held, even if one has
+        since been taken from."""
         state = self.state
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
-        if any(f.occluded for f in evidence.factories):
-            return [], "waiting for the factory displays to be refilled and in view"
-        seen = sum(sum(f.counts) for f in evidence.factories)
-        if seen != expected or any(sum(f.counts) > 4 for f in evidence.factories):
+        if self._deal_round != state.round:
+            self._deal_round, self._deal_seen = state.round, {}
+        for j, f in enumerate(evidence.factories):
+            if not f.occluded and sum(f.counts):
+                self._deal_seen[j] = f.counts
+        readings = [self._deal_seen.get(j, (0,) * 5) for j in range(len(state.factories))]
+        seen = sum(sum(c) for c in readings)
+        if seen < expected and len(self._deal_seen) == len(state.factories) - 1:
+            done = self._deal_with_hidden_display(evidence, readings, expected - seen, now)
+            if done:
+                return done, None
+        if seen != expected or any(sum(c) > 4 for c in readings):
             return [], f"waiting for the factory displays to be refilled ({seen} of {expected} tiles seen)"
-        deal = [[c for c in range(5) for _ in range(f.counts[c])] for f in evidence.factories]
+        deal = [[c for c in range(5) for _ in range(counts[c])] for counts in readings]
         try:
             self.game.deal(deal)
         except RecordError as err:
@@ -285,6 +300,49 @@ class MoveTracker:
             return [], None
         self.alert = None
         return [f"round {self.state.round} dealt"], None
+
+    def _deal_with_hidden_display(
+        self, evidence: TableEvidence, readings: list[tuple[int, ...]], missing: int, now: float
+    ) -> list[str]:
+        """One display was never seen at rest with its tiles (a hand filled it, a player took from it at once)
+        and is now empty: what it held is what the first move(s) took from it plus the leftovers they sent to
+        the centre. Try every content it could have held; commit the refill and the moves if one explains the
+        table clearly better than every other."""
+        state = self.state
+        hidden = next(j for j in range(len(state.factories)) if j not in self._deal_seen)
+        if missing > 4 or evidence.factories[hidden].occluded or sum(evidence.factories[hidden].counts):
+            return []
+        key = ("deal", state.round, _evidence_key(evidence))
+        if key == self._last_offer_key:
+            return []
+        self._last_offer_key = key
+        scorer = Scorer(evidence)
+        scored: list[tuple[float, list, Hypothesis]] = []
+        for content in _contents(missing):
+            deal = [[c for c in range(5) for _ in range(counts[c])] for counts in readings]
+            deal[hidden] = [c for c in range(5) for _ in range(content[c])]
+            dealt = state.copy()
+            try:
+                dealt.deal(deal)
+            except InvalidDeal:
+                continue
+            for h in legal_hypotheses(dealt, scorer, depth=1):
+                if h.moves and h.moves[0].source == hidden:
+                    scored.append((_score(h, scorer), deal, h))
+        if len(scored) < 2:
+            return []
+        scored.sort(key=lambda item: item[0], reverse=True)
+        (best, deal, h), second = scored[0], next((x for x in scored[1:] if x[2].table != scored[0][2].table), None)
+        if second is not None and best - second[0] < self.settings.margin:
+            return []
+        if scorer.table(h.table) < max_loglik(evidence) - 1e-9:
+            return []  # the best guess still leaves something unexplained: wait for a clearer view
+        self.game.deal(deal)
+        described = h.describe(self.state)
+        for move in h.moves:
+            self.game.play(move)
+        self.alert = None
+        return [f"round {self.state.round} dealt (display {hidden + 1} read from the first move)", described]
 
     # ---- score cubes -------------------------------------------------------------------------------
     def _check_score_cubes(self, evidence: TableEvidence, now: float) -> None:
@@ -318,6 +376,11 @@ class MoveTracker:
         """A person's correction: replace the last `replace` game events with `events` (it goes into the log)."""
         self.game.correct(replace, events, reason)
         self.alert = None
+
+
+def _contents(tiles: int) -> list[tuple[int, ...]]:
+    """Every way `tiles` tiles can be coloured (counts per colour)."""
+    return [c for c in itertools.product(range(tiles + 1), repeat=5) if sum(c) == tiles]
 
 
 def _score(h: Hypothesis, scorer: Scorer) -> float:

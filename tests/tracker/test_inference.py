@@ -361,3 +361,27 @@ def test_a_flickering_misread_wall_space_does_not_hold_moves_back():
         for _ in range(6):
             table.frames(1, table=seen())
         assert game.state == truth
+
+
+def test_the_deal_is_read_even_when_play_starts_as_soon_as_the_displays_are_full():
+    truth = new_game(3)
+    game = Game.new(3)
+    rng = random.Random(41)
+    table = Table(MoveTracker(game), truth)
+    before = truth.to_table()
+    truth.deal_random(rng)
+    dealt = truth.to_table()
+    # The refill, two displays at a time under the dealer's hand.
+    for k in range(0, 7, 2):
+        view = copy.deepcopy(dealt)
+        view["factories"] = dealt["factories"][:k + 2] + before["factories"][k + 2:]
+        table.frames(4, table=view, occluded={("factory", min(k + 1, 6))})
+    # The first player reaches for display 7 straight away: it was never seen at rest with its tiles...
+    m = next(m for m in truth.legal_moves() if m.source == 6)
+    table.frames(1)
+    table.frames(3, occluded={("factory", 6), ("board", truth.current_player), ("centre", 0)})
+    truth.play(m)
+    table.frames(6)
+    # ...yet what it held is on the table now: the taken tiles on the board, the leftovers in the centre.
+    assert game.state == truth
+    assert any("read from the first move" in c for s in table.log for c in s.committed)
