@@ -25,10 +25,31 @@ def bench_rules(args: argparse.Namespace) -> dict:
     return dataclasses.asdict(rules_figures(seconds=args.seconds))
 
 
+def bench_vision(args: argparse.Namespace) -> dict:
+    from vision.evaluation import bench_vision as figures
+
+    return figures(args)
+
+
+def bench_dashboard(args: argparse.Namespace) -> dict:
+    from web_dashboard.loadtest import bench_dashboard as figures
+
+    return figures(args)
+
+
+def bench_pipeline(args: argparse.Namespace) -> dict:
+    from web_dashboard.pipeline_bench import pipeline_figures
+
+    if args.games is not None and args.games < 1:
+        raise UserError("--games must be at least 1")
+    return pipeline_figures(args.games or 6, verbose=not args.json)
+
+
 BENCHES = {
-    "vision": (lambda args: __import__("vision.evaluation").evaluation.bench_vision(args), "recognition error rates, occlusion recall, ms per 720p/1080p frame"),
     "rules": (bench_rules, "complete random games per second and legal-move enumeration time"),
-    "dashboard": (__import__("web_dashboard.loadtest").loadtest.bench_dashboard, "50 live screens + 100 reads/s: p99, fps"),
+    "vision": (bench_vision, "recognition error rates, occlusion recall, ms per 720p/1080p frame"),
+    "pipeline": (bench_pipeline, "rendered games through recognition and the move tracker, against the truth"),
+    "dashboard": (bench_dashboard, "50 live screens + 100 reads/s: p99, fps"),
 }
 
 
