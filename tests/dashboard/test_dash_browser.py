@@ -2,7 +2,7 @@
 
 Each test looks for behaviour a person would see: a move appearing without a reload, an illegal-placement alert
 appearing and clearing, undo, the camera shown as lost and back, the calibration wizard end to end. Screenshots
-of every page go to docs/dashboard/ for the README.
+of every page go to docs/dashboard/ for the README when AZUL_UPDATE_SCREENSHOTS=1 is set.
 """
 
 from __future__ import annotations
