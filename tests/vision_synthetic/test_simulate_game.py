@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.profile import load
+from calibration.profile import DEFAULT_LAYOUT, load
 from tracker.game import Game
 from vision.synthetic.animate import GameAnimation
 from vision.synthetic.look import Look
@@ -28,8 +28,10 @@ def small_look(seed: int = SEED, **dials) -> Look:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory) -> tuple[Path, object, list[dict]]:
     out = tmp_path_factory.mktemp("game")
-    summary = write_simulation(GameAnimation(2, SEED, look=small_look()), out, video=True, frame_format="png")
+    animation = GameAnimation(2, SEED, look=small_look())
+    summary = write_simulation(animation, out, video=True, frame_format="png")
     truth = [json.loads(line) for line in (out / "truth.jsonl").read_text().splitlines()]
+    summary.animation = animation  # for the camera model in the checks below
     return out, summary, truth
 
 
@@ -186,3 +188,28 @@ def test_a_rendered_table_photographs_the_view_it_is_given():
         x, y = map(int, f.center)
         assert np.abs(filled[y - 2 : y + 3, x - 2 : x + 3].astype(int) - empty[y - 2 : y + 3, x - 2 : x + 3]).mean() > 20
     source.close()
+
+
+def test_pattern_line_tiles_in_the_truth_are_on_the_rendered_frame(game):
+    out, summary, truth = game
+    renderer = summary.animation.renderer
+    setup = cv2.imread(str(out / "frames" / "000000.png")).astype(int)
+    layout = DEFAULT_LAYOUT
+    checked = 0
+    for t in truth:
+        if t["event"].get("stage") != "done" or t["frame"] % 3:
+            continue
+        frame = cv2.imread(str(out / "frames" / f"{t['frame']:06d}.png")).astype(int)
+        for p, board in enumerate(t["table"]["boards"]):
+            for r, line in enumerate(board["pattern_lines"]):
+                for j in range(r + 1):
+                    height = 7.5 if j < len(line) else 2.0  # a tile's top, or the printed space
+                    x, y = np.round(renderer.project_board_point(p, *layout.pattern_line(r, j), height)).astype(int)
+                    change = np.abs(frame[y - 1 : y + 2, x - 1 : x + 2].mean((0, 1))
+                                    - setup[y - 1 : y + 2, x - 1 : x + 2].mean((0, 1))).max()
+                    if j < len(line):
+                        assert change > 25, (t["frame"], p, r, j)
+                    else:
+                        assert change < 25, (t["frame"], p, r, j)
+                    checked += 1
+    assert checked > 500
