@@ -7,7 +7,9 @@ Several printings per kind exist because a recogniser tuned to one set collapses
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import cv2
 import numpy as np
@@ -53,7 +55,7 @@ def _shift(palette: dict[str, Lab], dl: float, chroma: float) -> dict[str, Lab]:
     return {k: (min(95.0, l + dl), a * chroma, b * chroma) for k, (l, a, b) in palette.items()}
 
 
-TILE_STYLES: dict[str, TileStyle] = {
+TILE_STYLES: Mapping[str, TileStyle] = MappingProxyType({
     style.name: style
     for style in (
         TileStyle("classic", _CLASSIC_TILE, _CLASSIC_MOTIF, _CLASSIC_STRENGTH, _CLASSIC_PRINT, 1.0, 1.0, 0.55, 0),
@@ -66,7 +68,7 @@ TILE_STYLES: dict[str, TileStyle] = {
             {k: v * 0.8 for k, v in _CLASSIC_STRENGTH.items()}, _shift(_CLASSIC_PRINT, 0, 0.95), 0.7, 0.45, 0.62, 2,
         ),
     )
-}
+})
 
 
 @dataclass(frozen=True)
@@ -82,14 +84,14 @@ class BoardStyle:
     print_vividness: float  # 1: printed wall spaces as measured; less: a paler printing
 
 
-BOARD_STYLES: dict[str, BoardStyle] = {
+BOARD_STYLES: Mapping[str, BoardStyle] = MappingProxyType({
     style.name: style
     for style in (
         BoardStyle("classic", (72, 2, 14), (42, -8, -26), (84, 4, 7), (87, 1, 2), (28, 2, 4), (62, 0, 2), 1.0, 1.0),
         BoardStyle("cool", (66, -3, -6), (36, 4, -34), (85, 1, 3), (88, 0, 0), (22, 0, -4), (58, -1, -3), 0.8, 0.92),
         BoardStyle("warm", (70, 9, 24), (45, 30, 36), (83, 6, 11), (86, 3, 5), (30, 8, 10), (64, 2, 5), 1.2, 1.05),
     )
-}
+})
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ class TableStyle:
     grain: Lab  # the second colour of its texture
 
 
-TABLE_STYLES: dict[str, TableStyle] = {
+TABLE_STYLES: Mapping[str, TableStyle] = MappingProxyType({
     style.name: style
     for style in (
         TableStyle("oak", "wood", (62, 10, 30), (50, 12, 30)),
@@ -109,7 +111,7 @@ TABLE_STYLES: dict[str, TableStyle] = {
         TableStyle("green_felt", "felt", (40, -28, 10), (34, -24, 8)),
         TableStyle("grey_linen", "linen", (60, 0, -2), (52, 0, -2)),
     )
-}
+})
 
 
 @dataclass(frozen=True)
