@@ -11,7 +11,7 @@ from vision.synthetic.hands import Hand
 from vision.synthetic.layout import BOARD_THICKNESS_MM, TILE_HEIGHT_MM
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
-from vision.synthetic.styles import COLOURS, TILE_STYLES
+from vision.synthetic.styles import TILE_STYLES
 
 # A clean camera: the checks are about geometry, so no noise, glare or compression to blur the verdict.
 CLEAN = dict(width=960, height=540, noise_sigma=0.0, jpeg_quality=None, glare=0.0, shake_probability=0.0,
@@ -47,8 +47,8 @@ def dominant_colour(image: np.ndarray, point, radius: int = 3) -> str:
 def nearest_tile_colour(bgr: np.ndarray) -> str:
     lab = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2Lab)[0, 0].astype(float)
     refs = {}
-    for name, (l, a, b) in TILE_STYLES["classic"].tile.items():
-        refs[name] = np.array([l * 255 / 100, a + 128, b + 128])
+    for name, (lum, a, b) in TILE_STYLES["classic"].tile.items():
+        refs[name] = np.array([lum * 255 / 100, a + 128, b + 128])
     return min(refs, key=lambda n: np.linalg.norm(refs[n][1:] - lab[1:]) + 0.5 * abs(refs[n][0] - lab[0]))
 
 

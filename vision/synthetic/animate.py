@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tracker import CENTRE, FLOOR, GRAY, OFFER, OVER, WALL_TILING, DEAL, GameState, Move, move as make_move, new_game
+from tracker import CENTRE, DEAL, FLOOR, GRAY, OFFER, OVER, WALL_TILING, GameState, Move, new_game
+from tracker import move as make_move
 from tracker.tiles import COLOUR_NAMES
 from vision.synthetic.bots import choose_move, gray_column_chooser, tiles_taken
 from vision.synthetic.hands import SKIN_TONES, SLEEVES, Hand

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from tracker import CENTRE, FLOOR, GRAY, OFFER, OVER, WALL_TILING, DEAL, GameState, Move, new_game
+from tracker import CENTRE, DEAL, FLOOR, GRAY, OFFER, OVER, WALL_TILING, GameState, Move, new_game
 
 
 def tiles_taken(state: GameState, move: Move) -> int:

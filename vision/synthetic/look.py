@@ -68,11 +68,11 @@ class Look:
     def size(self) -> tuple[int, int]:
         return (self.width, self.height)
 
-    def with_size(self, width: int, height: int) -> "Look":
+    def with_size(self, width: int, height: int) -> Look:
         return replace(self, width=width, height=height)
 
     @staticmethod
-    def random(seed: int, width: int | None = None, height: int | None = None, **fixed) -> "Look":
+    def random(seed: int, width: int | None = None, height: int | None = None, **fixed) -> Look:
         """A look with every dial drawn from its realistic range; `fixed` pins dials (e.g. tile_style)."""
         rng = np.random.default_rng(seed)
         if width is None or height is None:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from calibration.profile import BoardCalibration, CalibrationProfile, FactoryCalibration
+from vision.synthetic import textures
 from vision.synthetic.camera import Camera, posed_camera
 from vision.synthetic.hands import Hand, draw_hand
 from vision.synthetic.layout import (
@@ -31,7 +32,6 @@ from vision.synthetic.layout import (
 )
 from vision.synthetic.look import Look, colour_gains
 from vision.synthetic.styles import COLOURS, art_style, lab_to_bgr
-from vision.synthetic import textures
 
 SHIFT = 4
 ONE = 1 << SHIFT

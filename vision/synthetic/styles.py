@@ -52,7 +52,7 @@ _CLASSIC_PRINT = {
 
 
 def _shift(palette: dict[str, Lab], dl: float, chroma: float) -> dict[str, Lab]:
-    return {k: (min(95.0, l + dl), a * chroma, b * chroma) for k, (l, a, b) in palette.items()}
+    return {k: (min(95.0, lum + dl), a * chroma, b * chroma) for k, (lum, a, b) in palette.items()}
 
 
 TILE_STYLES: Mapping[str, TileStyle] = MappingProxyType({

@@ -214,7 +214,6 @@ def board_texture(style: BoardStyle, tiles: TileStyle, variant: str, size: int, 
     img = _marble((s, s), style.background, style.marble, rng)
     accent = lab_to_bgr(style.accent)
     ink = lab_to_bgr(style.ink)
-    cream = lab_to_bgr(style.cream)
 
     def rect(x0, y0, x1, y1, colour, thick=-1):
         cv2.rectangle(img, _pts((x0 * s, y0 * s)), _pts((x1 * s, y1 * s)), colour, thick, AA, SHIFT)
@@ -294,8 +293,8 @@ def board_texture(style: BoardStyle, tiles: TileStyle, variant: str, size: int, 
                 motif_colour = lab_to_bgr((style.gray_space[0] - 14, 0, 0))
                 strength = 0.35
             else:
-                l, a, b = tiles.printed[colour]
-                space[:] = lab_to_bgr((l, a * vivid, b * vivid))
+                lum, a, b = tiles.printed[colour]
+                space[:] = lab_to_bgr((lum, a * vivid, b * vivid))
                 ml, ma, mb = tiles.motif[colour]
                 motif_colour = lab_to_bgr((ml + 6, ma * 0.8, mb * 0.8))
                 strength = tiles.motif_strength[colour] * 0.85
