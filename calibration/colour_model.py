@@ -44,7 +44,7 @@ class ColourModel:
     extra: dict = field(default_factory=dict)
 
     @staticmethod
-    def default() -> "ColourModel":
+    def default() -> ColourModel:
         return ColourModel(
             np.array([DEFAULT_MEANS[c] for c in TILE_CLASSES], np.float32),
             np.tile(np.array(DEFAULT_SIGMA, np.float32), (len(TILE_CLASSES), 1)),
@@ -72,7 +72,7 @@ class ColourModel:
         return np.sqrt(np.sum(z * z, axis=2))
 
     # ---- learning ---------------------------------------------------------------------------------------
-    def fitted(self, samples: np.ndarray) -> "ColourModel":
+    def fitted(self, samples: np.ndarray) -> ColourModel:
         """A model re-learned from unlabelled tile colours (N, 3) of the set in front of the camera.
 
         The 5 colours are found as 5 clusters started at the current means (k-means), so each cluster keeps
@@ -136,7 +136,7 @@ class ColourModel:
         }
 
     @staticmethod
-    def from_json(data: dict | None) -> "ColourModel":
+    def from_json(data: dict | None) -> ColourModel:
         if not data:
             return ColourModel.default()
         try:

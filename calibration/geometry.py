@@ -29,7 +29,7 @@ class Lens:
     distortion: np.ndarray
 
     @staticmethod
-    def from_model(model: CameraModel | None) -> "Lens | None":
+    def from_model(model: CameraModel | None) -> Lens | None:
         if model is None or not any(abs(v) > 1e-12 for v in model.distortion):
             return None
         return Lens(np.array(model.matrix, np.float64), np.array(model.distortion, np.float64))

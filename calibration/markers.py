@@ -32,7 +32,7 @@ def marker_id(board: int, corner: int) -> int:
     return 4 * board + corner
 
 
-def detector() -> "cv2.aruco.ArucoDetector":
+def detector() -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)

@@ -32,7 +32,7 @@ class BoardSpaces:
     score: list[Space]  # 101
 
     @staticmethod
-    def of(layout: BoardLayout) -> "BoardSpaces":
+    def of(layout: BoardLayout) -> BoardSpaces:
         spaces = board_spaces(layout)
         return BoardSpaces([s for s in spaces if s.kind != SCORE], [s for s in spaces if s.kind == SCORE])
 
@@ -57,7 +57,7 @@ class BoardReference:
                 "score_patch": SCORE_PATCH}
 
     @staticmethod
-    def from_json(data: dict) -> "BoardReference":
+    def from_json(data: dict) -> BoardReference:
         if data.get("patch") != MAIN_PATCH or data.get("score_patch") != SCORE_PATCH:
             raise ValueError("learned board reference was captured with other patch sizes; capture it again")
         return BoardReference(_decode(data["main"], MAIN_PATCH), _decode(data["score"], SCORE_PATCH))

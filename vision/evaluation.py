@@ -9,7 +9,6 @@ beyond what a played game shows in a few frames.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
@@ -87,7 +86,7 @@ class Score:
     occluded_confident: int = 0
     errors: list = field(default_factory=list)
 
-    def add(self, other: "Score") -> None:
+    def add(self, other: Score) -> None:
         for k in ("spaces", "space_errors", "regions", "regions_right", "occluded_regions", "occluded_flagged",
                   "occluded_confident"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
@@ -187,7 +186,7 @@ def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int]
 
 
 def _random_hands(renderer, rng: np.random.Generator) -> tuple:
-    from vision.synthetic.hands import Hand, SKIN_TONES, SLEEVES
+    from vision.synthetic.hands import SKIN_TONES, SLEEVES, Hand
 
     table = renderer.table
     targets = [b.at(rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)) for b in table.boards]

@@ -18,8 +18,8 @@ from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, BoardSpaces, board_samplers, decode_image
 from vision.board_reader import BoardReader, BoardReading
 from vision.counting import FACTORY_GRID, RegionCount, RegionCounter, circle_grid, polygon_grid
-from vision.occlusion import OcclusionCheck, RingWatcher, circle_ring, polygon_ring
 from vision.observation import build_observation
+from vision.occlusion import OcclusionCheck, RingWatcher, circle_ring, polygon_ring
 
 FACTORY_RING = (1.1, 1.3)  # table just outside a display, in radii
 CENTRE_RING = 1.06

@@ -46,7 +46,7 @@ class LatestFrameReader:
         self.reconnects = 0
         self._thread = threading.Thread(target=self._run, name="latest-frame-reader", daemon=True)
 
-    def start(self) -> "LatestFrameReader":
+    def start(self) -> LatestFrameReader:
         self._thread.start()
         return self
 
@@ -56,7 +56,7 @@ class LatestFrameReader:
             self._cond.notify_all()
         self._thread.join(timeout)
 
-    def __enter__(self) -> "LatestFrameReader":
+    def __enter__(self) -> LatestFrameReader:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -5,7 +5,12 @@ import cv2
 import numpy as np
 
 from calibration.markers import (
-    DICTIONARY, MARKER_SIDE, MarkerLocaliser, marker_id, marker_position, sheet_image,
+    DICTIONARY,
+    MARKER_SIDE,
+    MarkerLocaliser,
+    marker_id,
+    marker_position,
+    sheet_image,
 )
 
 CORNERS = np.array([[300, 150], [700, 170], [690, 560], [280, 540]], np.float32)
