@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.pacing import FramePacer
+
 DEMO_SIZE = (1280, 720)
 
 
@@ -35,23 +37,20 @@ class RenderedTable:
     name: str = "simulated table (rendered)"
     fail: Callable[[], bool] = lambda: False  # tests unplug the "camera" with this
     renderer: object = field(default=None, init=False)
-    _next: float = field(default=0.0, init=False)
+    _pacer: FramePacer | None = field(default=None, init=False)
 
     def open(self) -> bool:
         # Built here, in the camera thread, so the dashboard is serving while the table is being set up.
         if self.renderer is None:
             self.renderer = demo_renderer(self.players, self.variant)
-        self._next = time.monotonic()
+        self._pacer = FramePacer(self.fps)
         return not self.fail()
 
     def close(self) -> None:
         pass
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
-        delay = self._next - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+        self._pacer.wait()
         if self.fail():
             return False, None, time.time()
         view = self.table()

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.pacing import FramePacer
+
 BGR = {
     "blue": (200, 110, 30), "yellow": (40, 190, 240), "red": (50, 50, 210), "black": (40, 40, 40),
     "white": (225, 225, 170), "first_player": (240, 240, 240),
@@ -29,20 +31,17 @@ class SchematicTable:
     size: tuple[int, int] = (960, 600)
     name: str = "simulated table (schematic)"
     fail: Callable[[], bool] = lambda: False  # tests unplug the "camera" with this
-    _next: float = 0.0
+    _pacer: FramePacer | None = None
 
     def open(self) -> bool:
-        self._next = time.monotonic()
+        self._pacer = FramePacer(self.fps)
         return not self.fail()
 
     def close(self) -> None:
         pass
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
-        delay = self._next - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+        self._pacer.wait()
         if self.fail():
             return False, None, time.time()
         return True, draw_table(self.table(), self.size), time.time()

@@ -14,6 +14,8 @@ from typing import Protocol
 
 import numpy as np
 
+from vision.pacing import FramePacer
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 
@@ -38,8 +40,7 @@ class OpenCVSource:
     spec: str
     name: str = ""
     _capture: object = None
-    _interval: float = 0.0
-    _next: float = 0.0
+    _pacer: FramePacer | None = None  # a video file plays at its own rate; live sources are not paced
 
     def __post_init__(self) -> None:
         self.name = self.name or self.spec
@@ -59,19 +60,15 @@ class OpenCVSource:
         # A live camera's internal queue adds latency; one buffered frame keeps the view current.
         capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         fps = capture.get(cv2.CAP_PROP_FPS) if self.finite else 0.0
-        self._interval = 1.0 / fps if fps and 0 < fps <= 240 else 0.0
-        self._next = time.monotonic()
+        self._pacer = FramePacer(fps) if fps and 0 < fps <= 240 else None
         self._capture = capture
         return True
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
         if self._capture is None:
             return False, None, time.time()
-        if self._interval:
-            delay = self._next - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            self._next = max(self._next + self._interval, time.monotonic())
+        if self._pacer is not None:
+            self._pacer.wait()
         ok, frame = self._capture.read()
         return bool(ok), frame if ok else None, time.time()
 
@@ -90,14 +87,14 @@ class ImageFolderSource:
     name: str = ""
     _files: list[Path] = field(default_factory=list)
     _index: int = 0
-    _next: float = 0.0
+    _pacer: FramePacer | None = None
 
     def __post_init__(self) -> None:
         self.name = self.name or str(self.folder)
 
     def open(self) -> bool:
         self._files = sorted(p for p in Path(self.folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        self._index, self._next = 0, time.monotonic()
+        self._index, self._pacer = 0, FramePacer(self.fps)
         return bool(self._files)
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
@@ -105,10 +102,7 @@ class ImageFolderSource:
 
         if not self._files:
             return False, None, time.time()
-        delay = self._next - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+        self._pacer.wait()
         frame = cv2.imread(str(self._files[self._index % len(self._files)]))
         self._index += 1
         return frame is not None, frame, time.time()

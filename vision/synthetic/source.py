@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.pacing import FramePacer
 from vision.synthetic.animate import GameAnimation, Pace, SimFrame
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
@@ -38,7 +39,7 @@ class SyntheticTable:
     _frames: Iterator[SimFrame] | None = None
     _animation: GameAnimation | None = None
     _start: float = 0.0
-    _next: float = 0.0
+    _pacer: FramePacer | None = None
 
     def __post_init__(self) -> None:
         if self.fps <= 0:
@@ -49,7 +50,7 @@ class SyntheticTable:
         self._animation = GameAnimation(self.players, self.seed, self.variant, self.look, self.fps, self.pace)
         self._frames = self._animation.frames()
         self._start = time.time()
-        self._next = time.monotonic()
+        self._pacer = FramePacer(self.fps)
         return True
 
     @property
@@ -60,10 +61,7 @@ class SyntheticTable:
         if self._frames is None and not self.open():
             return False, None, time.time()
         if self.realtime:
-            delay = self._next - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+            self._pacer.wait()
         frame = next(self._frames, None)
         if frame is None:
             return False, None, time.time()
@@ -86,12 +84,12 @@ class RenderedTable:
     look: Look | None = None
     name: str = "synthetic table"
     _renderer: Renderer | None = None
-    _next: float = 0.0
+    _pacer: FramePacer | None = None
 
     def open(self) -> bool:
         look = self.look or Look.random(self.seed, 1280, 720)
         self._renderer = Renderer(self.players, self.variant, look, self.seed)
-        self._next = time.monotonic()
+        self._pacer = FramePacer(self.fps)
         return True
 
     @property
@@ -101,10 +99,7 @@ class RenderedTable:
     def read(self) -> tuple[bool, np.ndarray | None, float]:
         if self._renderer is None:
             self.open()
-        delay = self._next - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        self._next = max(self._next + 1.0 / self.fps, time.monotonic())
+        self._pacer.wait()
         view = self.table()
         frame = self._renderer.render(self._renderer.pieces(view))
         return True, frame.image, time.time()
