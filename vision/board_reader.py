@@ -201,7 +201,7 @@ def occupancy_features(lab: np.ndarray, ref_lab: np.ndarray, ground: np.ndarray)
 
 
 # Logistic weights over occupancy_features (last entry: bias), fitted on training renders by
-# vision/evaluation.py (occupancy_samples + fit_logistic on seeds 100-129, checked on 130-159; the bench uses seeds from 10000); wall spaces and cream spaces apart.
+# web_dashboard/vision_bench.py (occupancy_samples + fit_logistic on seeds 100-129, checked on 130-159; the bench uses seeds from 10000); wall spaces and cream spaces apart.
 WALL_WEIGHTS = np.array([7.843, 20.573, -5.31, 3.223, 0.884, 3.454, 3.719, 0.759, -1.544, -15.138, 2.176, -4.23, -2.719, -6.963], np.float32)
 CREAM_WEIGHTS = np.array([7.431, 4.872, -1.772, 17.227, -1.234, 3.212, 0.74, -13.057, -3.876, -16.763, 6.559, -2.282, 2.855, -3.998], np.float32)
 

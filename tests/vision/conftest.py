@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from calibration.setup import learn_setup
-from vision.evaluation import random_view, setup_view
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
+from web_dashboard.vision_bench import random_view, setup_view
 
 
 class Table:

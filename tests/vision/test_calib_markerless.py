@@ -3,9 +3,9 @@
 import numpy as np
 
 from calibration.markerless import MarkerlessTracker, learn_appearance
-from vision.evaluation import random_view
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
+from web_dashboard.vision_bench import random_view
 
 
 def _frame(shift_mm: float, seed: int = 31):

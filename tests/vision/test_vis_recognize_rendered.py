@@ -3,9 +3,9 @@
 import numpy as np
 
 from tracker.evidence import table_evidence
-from vision.evaluation import score_observation
 from vision.recognizer import TableRecognizer
 from vision.synthetic.hands import Hand
+from web_dashboard.vision_bench import score_observation
 
 
 def test_a_plain_table_is_read_exactly(plain_table):

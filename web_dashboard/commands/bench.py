@@ -26,7 +26,7 @@ def bench_rules(args: argparse.Namespace) -> dict:
 
 
 def bench_vision(args: argparse.Namespace) -> dict:
-    from vision.evaluation import bench_vision as figures
+    from web_dashboard.vision_bench import bench_vision as figures
 
     return figures(args)
 
