@@ -46,10 +46,10 @@ def _true_moves(log: list[dict]) -> list[dict]:
 
 
 def run_game(seed: int, players: int, variant: str, size=(1280, 720), pace: Pace = BENCH_PACE) -> GameScore:
-    from calibration.setup import learn_setup
     from tracker.game import Game
     from tracker.inference import MoveTracker
     from vision.recognizer import TableRecognizer
+    from vision.setup import learn_setup
 
     score = GameScore(seed, players, variant)
     animation = GameAnimation(players, seed, variant, look=Look.random(seed, *size), pace=pace)

@@ -158,8 +158,8 @@ def score_observation(obs: dict, truth: dict, occluded: dict, confident: float =
 def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int] | None = (1280, 720),
              hands: bool = False, variant: str = "colored", look_overrides: dict | None = None):
     """Render one game's setup frame and `frames` random views; calibrate on setup; score. -> (Score, timings)."""
-    from calibration.setup import learn_setup
     from vision.recognizer import TableRecognizer
+    from vision.setup import learn_setup
     from vision.synthetic.look import Look
     from vision.synthetic.render import Renderer
 
@@ -206,10 +206,10 @@ def _random_hands(renderer, rng: np.random.Generator) -> tuple:
 def occupancy_samples(seeds, frames: int = 2, size=(1280, 720)):
     """Occupancy features and truth of every wall space and every cream space (pattern lines, floor)."""
     from calibration.geometry import FLOOR, PATTERN, WALL
-    from calibration.setup import learn_setup
     from vision.board_reader import _smooth, occupancy_features
     from vision.light import ground_colour, light_gain, to_lab
     from vision.recognizer import TableRecognizer
+    from vision.setup import learn_setup
     from vision.synthetic.look import Look
     from vision.synthetic.render import Renderer
 
@@ -304,8 +304,8 @@ def vision_figures(games: int = 8, frames: int = 4, hand_frames: int = 3, timing
 
 
 def _time_recognition(seed: int, size: tuple[int, int], count: int) -> float:
-    from calibration.setup import learn_setup
     from vision.recognizer import TableRecognizer
+    from vision.setup import learn_setup
     from vision.synthetic.look import Look
     from vision.synthetic.render import Renderer
 

@@ -4,7 +4,7 @@ The browser collects clicks (board corners, factory centres and radii, the centr
 draft that has exactly the calibration file's shape; the server validates it with `calibration.profile`, draws
 the layout it implies over the snapshot (so the person can see every space land on the board) and saves it.
 The setup capture (boards empty, every factory display dealt, the marker in the centre) teaches the profile its
-empty-board references and colour model through `calibration.setup.learn_setup`; the frame itself is saved as a
+empty-board references and colour model through `vision.setup.learn_setup`; the frame itself is saved as a
 PNG beside the profile and named in the profile's `learned` field.
 """
 
@@ -110,7 +110,7 @@ def _learn(profile, frame: np.ndarray):
                          f"is for {profile.image_size[0]}x{profile.image_size[1]} frames; capture the table at "
                          "setup again")
     try:
-        from calibration.setup import SetupError, learn_setup
+        from vision.setup import SetupError, learn_setup
     except ImportError as err:
         return profile, f"the setup was not learned: {err}"
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.setup import learn_setup
+from vision.setup import learn_setup
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
 from web_dashboard.vision_bench import random_view, setup_view

@@ -37,8 +37,8 @@ def _read_image(path: str):
 
 def run(args: argparse.Namespace) -> int:
     from calibration.profile import CalibrationError, load, save
-    from calibration.setup import SetupError, learn_setup
     from vision.recognizer import FrameError, TableRecognizer
+    from vision.setup import SetupError, learn_setup
 
     try:
         profile = load(args.calibration)

@@ -26,12 +26,12 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from calibration.profile import CalibrationError, load
-    from calibration.setup import SetupError, learn_setup
     from tracker.game import Game
     from tracker.gamelog import LogError
     from tracker.record import RecordError
     from vision.recognizer import FrameError, TableRecognizer
     from vision.recording import RecordingError, frames
+    from vision.setup import SetupError, learn_setup
     from web_dashboard.replay import replay_frames
 
     if args.fps is not None and args.fps <= 0:

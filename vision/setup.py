@@ -16,7 +16,9 @@ import numpy as np
 
 from calibration.colour_model import COLOURS, FIRST_PLAYER, TILE_CLASSES, ColourModel
 from calibration.profile import CalibrationProfile
-from calibration.reference import encode_image
+from calibration.reference import BoardReference, encode_image
+from vision.light import to_lab
+from vision.recognizer import TableRecognizer
 
 TILES_PER_FACTORY = 4
 MAX_SAMPLES = 4000
@@ -39,11 +41,6 @@ def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
         if len(shapes) != 1:
             raise SetupError("the setup frames differ in size")
         frame = np.mean(np.stack(frame).astype(np.float32), axis=0).round().astype(np.uint8)
-    # The recogniser owns the sampling and the colour conversion; imported here, at the one place calibration
-    # needs to look at a frame, so that importing calibration never pulls vision in.
-    from vision.light import to_lab
-    from vision.recognizer import TableRecognizer
-
     size = (frame.shape[1], frame.shape[0])
     bare = CalibrationProfile(profile.boards, profile.factories, profile.center, profile.image_size or size,
                               profile.variant, profile.camera, {})
@@ -52,8 +49,6 @@ def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
 
     boards = []
     for b in rec.boards:
-        from calibration.reference import BoardReference
-
         ref = BoardReference(b.main.sample(frame).copy(), b.score.sample(frame).copy())
         ring = b.ring.sample(frame)[0]
         boards.append({"reference": ref.to_json(), "ring": encode_image(ring)})
