@@ -18,6 +18,7 @@ import numpy as np
 from calibration.colour_model import COLOURS, TILE_CLASSES, ColourModel
 from calibration.sampling import PatchSampler
 from vision.light import to_lab
+from vision.occlusion import GLARE_LEVEL
 
 FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
 BACKGROUND_SIGMA = 9.0  # spread of the non-tile colours, L*a*b* units
@@ -58,7 +59,7 @@ class RegionCount:
     count_confidence: dict[str, float]  # per colour
     first_player: bool
     first_player_p: float
-    unexplained: float  # share of the region's pixels like no class at all (a hand, a cup, glare)
+    glare: float  # share of the region's pixels clipped by a reflection: what lies under them is unknown
     tile_pixels: float  # total tile-class area in canonical pixels (for learning the tile area)
     samples: np.ndarray  # (K, 3) Lab of confidently labelled tile pixels' blobs (for adapting the model)
 
@@ -94,9 +95,11 @@ class RegionCounter:
         label[~self.inside] = -1
         return label, lab
 
-    def classify_fast(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> np.ndarray:
+    def classify_fast(self, frame: np.ndarray, model: ColourModel,
+                      gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """As classify, through a colour lookup table (32 levels per BGR channel) rebuilt only when the model
-        or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame."""
+        or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame. Also
+        each region's share of clipped pixels (glare)."""
         # The light's gain wobbles a little frame to frame; steps of 4 % keep the table from being rebuilt each
         # frame (a rebuild costs about two frames) while staying well inside the colour classes' spread.
         step = None if gain is None else np.round(np.asarray(gain) * 25) / 25
@@ -104,11 +107,13 @@ class RegionCounter:
         if self._lut_key != key:
             self._lut = _lut(model, self._background(model), self._classes(), step)
             self._lut_key = key
-        q = self.sample(frame) >> 3
+        patches = self.sample(frame)
+        q = patches >> 3
         index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
         label = self._lut[index]
         label[~self.inside] = -1
-        return label
+        clipped = (patches.min(axis=-1) >= GLARE_LEVEL) & self.inside
+        return label, clipped.sum(axis=(1, 2)) / self.inside.sum(axis=(1, 2))
 
     def _classes(self) -> int:
         return len(TILE_CLASSES) if self.allow_marker else len(COLOURS)
@@ -137,7 +142,7 @@ class RegionCounter:
         return cv2.morphologyEx(strip, cv2.MORPH_OPEN, kernel).reshape(label.shape)
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
-        label = self.classify_fast(frame, model, gain)
+        label, glare = self.classify_fast(frame, model, gain)
         n_reg = self.regions
         counts = [dict() for _ in range(n_reg)]
         conf = [dict() for _ in range(n_reg)]
@@ -168,7 +173,7 @@ class RegionCounter:
                 marker_area = float(np.sum(label[r] == MARKER_INDEX)) / self.tile_area[r]
                 marker_p = float(np.clip((marker_area - 0.35) / 0.4, 0.0, 1.0))
             confidence = float(np.prod(list(conf[r].values())))
-            out.append(RegionCount(counts[r], confidence, conf[r], marker_p >= 0.5, marker_p, 0.0,
+            out.append(RegionCount(counts[r], confidence, conf[r], marker_p >= 0.5, marker_p, float(glare[r]),
                                    float(total_tile[r]), np.zeros((0, 3), np.float32)))
         return out
 

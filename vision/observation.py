@@ -78,7 +78,7 @@ def _wall_index(r: int, c: int) -> int:
 
 
 def region_json(count: RegionCount, check: OcclusionCheck, is_centre: bool) -> dict:
-    occluded = check.occluded or check.glare > GLARE_SHARE
+    occluded = check.occluded or max(check.glare, count.glare) > GLARE_SHARE
     out: dict = {c: n for c, n in count.counts.items() if n}
     if is_centre:
         out["first_player"] = bool(count.first_player)
@@ -95,7 +95,7 @@ def region_details(count: RegionCount, check: OcclusionCheck) -> dict:
         "count_confidence": {k: _r(v) for k, v in count.count_confidence.items()},
         "first_player_probability": _r(count.first_player_p),
         "ring_changed": _r(check.changed),
-        "glare": _r(check.glare),
+        "glare": _r(max(check.glare, count.glare)),
     }
 
 
