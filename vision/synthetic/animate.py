@@ -15,6 +15,8 @@ written in the tracker's game-log format, so `tracker.game.Game.from_events` rep
 from __future__ import annotations
 
 import copy
+import dataclasses
+import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,7 +28,7 @@ from tracker import move as make_move
 from tracker.tiles import COLOUR_NAMES
 from vision.synthetic.bots import choose_move, gray_column_chooser, tiles_taken
 from vision.synthetic.hands import SKIN_TONES, SLEEVES, Hand
-from vision.synthetic.layout import Piece
+from vision.synthetic.layout import BoardPlace, Piece
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
 
@@ -44,6 +46,9 @@ class Pace:
     setup_frames: int = 3  # the empty table at the start (for references of the empty boards)
     end_frames: int = 3
     misplace_probability: float = 0.06
+    nudge_probability: float = 0.0  # per move: the placing hand bumps the player's board
+    nudge_max_mm: float = 15.0  # how far a nudge slides a board (and how far from its set-up place it gets)
+    nudge_max_deg: float = 4.0  # how far a nudge turns it (likewise)
 
 
 @dataclass
@@ -56,6 +61,7 @@ class Shot:
     moving: tuple[Piece, ...] = ()
     in_hand: dict | None = None  # colour -> count held, not on the table
     marker_holder: int | None = None  # the first-player marker lies in front of this player
+    boards: tuple[BoardPlace, ...] = ()  # where the boards lie (stamped by `shots`)
 
 
 @dataclass
@@ -89,11 +95,16 @@ class GameAnimation:
         self.rng = random.Random(seed)
         self.log: list[dict] = []
         self._people = [_Player(self.rng.choice(SKIN_TONES), self.rng.choice(SLEEVES)) for _ in range(players)]
+        # Nudges draw from their own stream: turning them on does not change the game or the hands.
+        self._nudge_rng = random.Random(f"nudge {seed}")
+        self._offsets = [(0.0, 0.0, 0.0)] * players  # each board's slide (mm) and turn (rad) from its set-up place
+        self.boards: list[BoardPlace] = list(self.renderer.home.boards)  # where the boards lie now
 
     # ---- rendering --------------------------------------------------------------------------------------
     def frames(self) -> Iterator[SimFrame]:
         renderer = self.renderer
         for index, shot in enumerate(self.shots()):
+            renderer.move_boards(shot.boards)
             salt = shot.event.get("round", 0)
             pieces = renderer.pieces(shot.view, shot.marker_holder, salt) + list(shot.moving)
             rendered = renderer.render(pieces, shot.hands)
@@ -107,13 +118,19 @@ class GameAnimation:
                 "in_hand": shot.in_hand,
                 "moving": [p.kind for p in shot.moving],
                 "first_player_held_by": shot.marker_holder,
+                "board_corners": [np.round(c, 3).tolist() for c in renderer.board_corners()],
                 "event": shot.event,
             }
             yield SimFrame(index, index / self.fps, rendered.image, truth)
 
     # ---- the script -------------------------------------------------------------------------------------
     def shots(self) -> Iterator[Shot]:
-        """The whole game as frames to render (playing the game as it goes)."""
+        """The whole game as frames to render (playing the game as it goes), each with the boards' poses."""
+        for shot in self._script():
+            shot.boards = tuple(self.boards)
+            yield shot
+
+    def _script(self) -> Iterator[Shot]:
         rng = self.rng
         pace = self.pace
         state = new_game(self.players, self.variant, start_player=rng.randrange(self.players))
@@ -146,14 +163,14 @@ class GameAnimation:
 
     def _line_target(self, player: int, line: int):
         layout = self.renderer.placer.layout
-        board = self.renderer.table.boards[player]
+        board = self.boards[player]
         if line == FLOOR:
             return board.at(0.35, layout.floor_y)
         u = layout.pattern_x0 - layout.step_x * line / 2
         return board.at(u, layout.wall(line, 0)[1])
 
     def _wall_target(self, player: int, row: int, column: int):
-        return self.renderer.table.boards[player].at(*self.renderer.placer.layout.wall(row, column))
+        return self.boards[player].at(*self.renderer.placer.layout.wall(row, column))
 
     def _source_target(self, state: GameState, move: Move):
         if move.source != CENTRE:
@@ -233,6 +250,11 @@ class GameAnimation:
             hand = self._hand(player, at, holding=True, motion=self._motion(source_xy, destination))
             yield Shot(mid, {**event, "stage": "carry"}, (hand,), tuple(moving), in_hand)
 
+        nudge = self._nudge(player)
+        if nudge:  # the hand bumps the board as it lays the tiles
+            event = {**event, "nudge": nudge}
+            destination = self._line_target(player, wrong_line if wrong_line is not None else chosen.line)
+
         if wrong_line is None:
             for _ in range(pace.place):
                 yield Shot(after, {**event, "stage": "place"}, (self._hand(player, destination),))
@@ -254,6 +276,28 @@ class GameAnimation:
         yield Shot(after, {**event, "stage": "fix"}, (self._hand(player, fixed_at),))
         for _ in range(pace.still):
             yield Shot(after, {**event, "stage": "done"})
+
+    def _nudge(self, player: int) -> dict | None:
+        """Sometimes the placing hand bumps the board: it slides and turns a little, within `nudge_max_*` of
+        its set-up place (half the old offset plus a fresh push, so no nudge and no drift exceeds the limits);
+        never onto another board or a factory display."""
+        pace, rng = self.pace, self._nudge_rng
+        if pace.nudge_probability <= 0 or rng.random() >= pace.nudge_probability:
+            return None
+        ox, oy, oturn = self._offsets[player]
+        table_now = dataclasses.replace(self.renderer.home, boards=tuple(self.boards))
+        for _ in range(5):
+            direction = rng.uniform(0, 2 * math.pi)
+            push = rng.uniform(0.2, 0.5) * pace.nudge_max_mm
+            turn = math.radians(rng.choice((-1, 1)) * rng.uniform(0.1, 0.5) * pace.nudge_max_deg)
+            offset = (ox / 2 + push * math.cos(direction), oy / 2 + push * math.sin(direction), oturn / 2 + turn)
+            place = self.renderer.home.boards[player].moved(*offset)
+            if table_now.room_for(player, place):
+                self._offsets[player] = offset
+                self.boards[player] = place
+                return {"board": player, "offset_mm": [round(offset[0], 3), round(offset[1], 3)],
+                        "turn_deg": round(math.degrees(offset[2]), 3)}
+        return None
 
     def _misplacement(self, state: GameState, chosen: Move) -> int | None:
         """Sometimes a player lays tiles on a line the rules forbid: a line of another colour or one whose wall

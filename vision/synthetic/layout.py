@@ -13,6 +13,7 @@ import math
 import zlib
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from calibration.profile import DEFAULT_LAYOUT, BoardLayout
@@ -50,6 +51,13 @@ class BoardPlace:
         """TL, TR, BR, BL as the board is read."""
         return [self.at(0, 0), self.at(1, 0), self.at(1, 1), self.at(0, 1)]
 
+    def moved(self, dx: float, dy: float, turn: float) -> BoardPlace:
+        """The board slid by (dx, dy) mm and turned by `turn` radians about its centre (a nudge)."""
+        c, s = math.cos(turn), math.sin(turn)
+        return BoardPlace((self.centre[0] + dx, self.centre[1] + dy),
+                          (c * self.right[0] - s * self.right[1], s * self.right[0] + c * self.right[1]),
+                          (c * self.down[0] - s * self.down[1], s * self.down[0] + c * self.down[1]), self.width)
+
 
 @dataclass(frozen=True)
 class TableLayout:
@@ -64,6 +72,14 @@ class TableLayout:
             for k in range(sides)
         ]
 
+    def room_for(self, index: int, place: BoardPlace, gap: float = 3.0) -> bool:
+        """Whether board `index` may lie at `place`: at least `gap` mm from every other board and display."""
+        mine = np.array(place.corners())
+        others = [np.array(b.corners()) for k, b in enumerate(self.boards) if k != index]
+        if any(_polygon_gap(mine, other) < gap for other in others):
+            return False
+        return all(_point_gap(np.array(f), mine) > DISC_RADIUS_MM + gap for f in self.factories)
+
     def extent(self) -> np.ndarray:
         """World points that must be in view: every board corner (with the space in front for the marker) and
         every factory display."""
@@ -73,6 +89,20 @@ class TableLayout:
         for x, y in self.factories:
             pts += [(x - DISC_RADIUS_MM, y), (x + DISC_RADIUS_MM, y), (x, y - DISC_RADIUS_MM), (x, y + DISC_RADIUS_MM)]
         return np.array([(x, y, 0.0) for x, y in pts])
+
+
+def _point_gap(point: np.ndarray, polygon: np.ndarray) -> float:
+    """Distance from a point to a convex polygon's outline (0 inside)."""
+    if cv2.pointPolygonTest(polygon.astype(np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0:
+        return 0.0
+    a, b = polygon, np.roll(polygon, -1, axis=0)
+    t = np.clip(np.einsum("ij,ij->i", point - a, b - a) / np.einsum("ij,ij->i", b - a, b - a), 0, 1)
+    return float(np.min(np.linalg.norm(a + t[:, None] * (b - a) - point, axis=1)))
+
+
+def _polygon_gap(p: np.ndarray, q: np.ndarray) -> float:
+    """Distance between two convex polygons (0 when they overlap)."""
+    return min(min(_point_gap(v, q) for v in p), min(_point_gap(v, p) for v in q))
 
 
 def _seat_place(direction: tuple[float, float], distance: float, along: float = 0.0) -> BoardPlace:

@@ -11,6 +11,7 @@ Render space is an ideal pinhole image; the lens distortion is applied last (see
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ from vision.synthetic.layout import (
     BOARD_MM,
     BOARD_THICKNESS_MM,
     DISC_RADIUS_MM,
+    BoardPlace,
     Piece,
     PiecePlacer,
     TableLayout,
@@ -65,6 +67,13 @@ def _affine_to_world(origin, ex, ey, scale) -> np.ndarray:
 
 
 @dataclass
+class _Layers:
+    table: np.ndarray  # the table top in render space, float32
+    boards: list[np.ndarray]  # each board's printed face
+    discs: list[tuple[np.ndarray, np.ndarray]]  # each factory display's texture and texture -> world map
+
+
+@dataclass
 class _Clutter:
     kind: str  # "cup", "box"
     x: float
@@ -100,7 +109,9 @@ class Renderer:
         self.light_offset = -self.light_dir / math.tan(el)
         self._sprites: dict[tuple[str, int], np.ndarray] = {}
         self._clutter = self._place_clutter(rng)
-        self._base = self._draw_base(rng)
+        self.home: TableLayout = self.table  # as set up (and calibrated); `table` is where the boards lie now
+        self._layers = self._draw_layers(rng)
+        self._base = self._draw_base()
         self._gain, self._glare = self._light_maps(rng)
         self._maps = self.camera.distortion_maps()
         self._regions = self._region_masks()
@@ -188,10 +199,11 @@ class Renderer:
                 return False
         return all(math.hypot(item.x - fx, item.y - fy) > DISC_RADIUS_MM + r for fx, fy in self.table.factories)
 
-    def _draw_base(self, rng: np.random.Generator) -> np.ndarray:
+    def _draw_layers(self, rng: np.random.Generator) -> _Layers:
+        """What does not move when a board is nudged: the table top (with the flat clutter printed into it) in
+        the camera, and the board and disc textures (drawn in this order, so a seed gives the same table)."""
         w, h = self.look.size
-        cam = self.camera
-        h0 = cam.table_homography(0.0)
+        h0 = self.camera.table_homography(0.0)
         # The table top: a canvas covering what the camera sees of the table plane.
         inv = np.linalg.inv(h0)
         corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), inv)[0]
@@ -204,8 +216,28 @@ class Renderer:
         cw, ch = int((hi[0] - lo[0]) * ppm) + 1, int((hi[1] - lo[1]) * ppm) + 1
         canvas = textures.table_texture(self.style.table, (ch, cw), ppm, rng)
         self._draw_flat_clutter(canvas, lo, ppm, rng)
-        img = cv2.warpPerspective(canvas, h0 @ _affine_to_world(lo, (1, 0), (0, 1), 1 / ppm), (w, h),
-                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        table = cv2.warpPerspective(canvas, h0 @ _affine_to_world(lo, (1, 0), (0, 1), 1 / ppm), (w, h),
+                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        boards = [textures.board_texture(self.style.board, self.style.tiles, self.variant,
+                                         self._texture_size(BOARD_MM, b.centre), self.placer.layout, rng)
+                  for b in self.table.boards]
+        discs = []
+        for fx, fy in self.table.factories:
+            size = self._texture_size(2 * DISC_RADIUS_MM, (fx, fy))
+            disc = textures.factory_disc(size, rng)
+            turn = rng.uniform(0, 2 * math.pi)
+            ex, ey = (math.cos(turn), math.sin(turn)), (-math.sin(turn), math.cos(turn))
+            ox = fx - DISC_RADIUS_MM * (ex[0] + ey[0])
+            oy = fy - DISC_RADIUS_MM * (ex[1] + ey[1])
+            discs.append((disc, _affine_to_world((ox, oy), ex, ey, 2 * DISC_RADIUS_MM / size)))
+        return _Layers(table, boards, discs)
+
+    def _draw_base(self) -> np.ndarray:
+        """The static table with the boards where they lie now: composed from the cached layers (tens of ms at
+        720p, so a nudged board costs one recomposition, not a new table)."""
+        w, h = self.look.size
+        cam = self.camera
+        img = self._layers.table.copy()
 
         # Soft contact shadows under the boards and discs.
         shadow = np.zeros((h, w), np.uint8)
@@ -224,34 +256,34 @@ class Renderer:
 
         # Player boards: the cardboard edge, then the printed face.
         edge = np.array(lab_to_bgr((30, 4, 8)), np.float32)
-        for b in self.table.boards:
+        for b, tex in zip(self.table.boards, self._layers.boards):
             bottom = cam.project_render(np.array([(*p, 0) for p in b.corners()]))
             top = cam.project_render(np.array([(*p, -BOARD_THICKNESS_MM) for p in b.corners()]))
             for i in range(4):
                 j = (i + 1) % 4
                 quad = np.array([bottom[i], bottom[j], top[j], top[i]])
                 cv2.fillConvexPoly(img, _pts(quad), tuple(float(v) for v in edge), cv2.LINE_AA, SHIFT)
-            size = self._texture_size(BOARD_MM, b.centre)
-            tex = textures.board_texture(self.style.board, self.style.tiles, self.variant, size,
-                                         self.placer.layout, rng)
-            origin = b.at(0, 0)
-            tex_to_world = _affine_to_world(origin, b.right, b.down, BOARD_MM / size)
+            tex_to_world = _affine_to_world(b.at(0, 0), b.right, b.down, BOARD_MM / tex.shape[0])
             self._warp_in(img, tex, cam.table_homography(BOARD_THICKNESS_MM) @ tex_to_world, None)
 
         # Factory displays.
-        for fx, fy in self.table.factories:
-            size = self._texture_size(2 * DISC_RADIUS_MM, (fx, fy))
-            disc = textures.factory_disc(size, rng)
-            turn = rng.uniform(0, 2 * math.pi)
-            ex, ey = (math.cos(turn), math.sin(turn)), (-math.sin(turn), math.cos(turn))
-            ox = fx - DISC_RADIUS_MM * (ex[0] + ey[0])
-            oy = fy - DISC_RADIUS_MM * (ex[1] + ey[1])
-            tex_to_world = _affine_to_world((ox, oy), ex, ey, 2 * DISC_RADIUS_MM / size)
+        for disc, tex_to_world in self._layers.discs:
             self._warp_in(img, disc, cam.table_homography(1.5) @ tex_to_world, None)
 
         for item in self._clutter:
             self._draw_clutter(img, item)
         return img
+
+    def move_boards(self, boards: tuple[BoardPlace, ...]) -> None:
+        """Put the boards where they lie now (a player nudged one): the base, the regions and the pieces on
+        them follow. The calibration keeps the poses the table was set up with."""
+        if tuple(boards) == self.table.boards:
+            return
+        self.table = dataclasses.replace(self.table, boards=tuple(boards))
+        self.placer.table = self.table
+        self._base = self._draw_base()
+        self._regions = self._region_masks()
+        self._scene = None
 
     def _draw_flat_clutter(self, canvas: np.ndarray, lo: np.ndarray, ppm: float, rng: np.random.Generator) -> None:
         """Placemats under the boards (sometimes) and a score pad: flat things printed into the table top."""
@@ -578,13 +610,11 @@ class Renderer:
 
     # ---- what a person would measure -------------------------------------------------------------------
     def calibration(self) -> CalibrationProfile:
-        """The calibration a person would write from a photograph of this table: board corners (as each board
-        is read), factory circles, the centre polygon, in output pixels. Nothing the person could not see."""
+        """The calibration a person would write from a photograph of this table as it was set up: board corners
+        (as each board is read), factory circles, the centre polygon, in output pixels. Nothing the person could
+        not see; boards nudged since keep their set-up corners here."""
         cam = self.camera
-        boards = [
-            BoardCalibration(tuple(map(tuple, cam.project(np.array([(*p, -BOARD_THICKNESS_MM) for p in b.corners()])))))
-            for b in self.table.boards
-        ]
+        boards = [BoardCalibration(tuple(map(tuple, corners))) for corners in self.board_corners(self.home)]
         factories = []
         for fx, fy in self.table.factories:
             t = np.linspace(0, 2 * math.pi, 32, endpoint=False)
@@ -596,6 +626,12 @@ class Renderer:
             factories.append(FactoryCalibration((float(centre[0]), float(centre[1])), radius))
         centre_poly = [tuple(map(float, p)) for p in cam.project(np.array([(*p, 0) for p in self.table.centre_polygon(8)]))]
         return CalibrationProfile(boards, factories, centre_poly, image_size=self.look.size, variant=self.variant)
+
+    def board_corners(self, table: TableLayout | None = None) -> list[np.ndarray]:
+        """Each board's top corners (TL, TR, BR, BL as read) in output pixels, where the boards lie now (or in
+        `table`)."""
+        return [self.camera.project(np.array([(*p, -BOARD_THICKNESS_MM) for p in b.corners()]))
+                for b in (table or self.table).boards]
 
     def project_board_point(self, player: int, u: float, v: float, height_mm: float = BOARD_THICKNESS_MM) -> np.ndarray:
         """Output-image pixel of a point on a board given in board fractions (for tests and truth checks)."""
