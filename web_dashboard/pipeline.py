@@ -5,7 +5,8 @@ source fails (a camera unplugged, a phone stream dropped) the loop shows the cam
 and reopens it with a growing pause until frames come back; the game lives in the session and is untouched.
 
 Recognition is optional: without a recognizer (vision not installed, or no calibration) the loop still shows
-the camera and its status, and moves are entered on the dashboard by hand.
+the camera and its status, and moves are entered on the dashboard by hand. A recognizer may also return None
+for a frame it does not read (the setup capture, before it has learned the table): the tracker is not fed.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from web_dashboard.bus import EventBus
 from web_dashboard.session import SessionAlert, TableSession
 from web_dashboard.sources import FrameSource
 
-# frame, timestamp -> observation dict (DESIGN.md's observation JSON)
-Recognizer = Callable[[np.ndarray, float], dict]
+# frame, timestamp -> observation dict (DESIGN.md's observation JSON), or None: nothing to track in this frame
+Recognizer = Callable[[np.ndarray, float], dict | None]
 # frame (drawn on in place), observation or None
 OverlayPainter = Callable[[np.ndarray, dict | None], None]
 
@@ -39,6 +40,8 @@ class CameraStatus:
     message: str = ""
     recognition: str = "off"  # "off", or what is reading the frames
     process_ms: float = 0.0  # mean time to handle one frame (recognise, track, overlay, encode)
+    waiting: str = ""  # why the move tracker commits nothing now ("waiting for ..."), if it says
+    committed: str = ""  # what the move tracker committed last, in words
 
 
 @dataclass
@@ -121,7 +124,8 @@ class CameraLoop:
         if recognizer is not None:
             try:
                 observation = recognizer(frame, timestamp)
-                self._track(observation, timestamp)
+                if observation is not None:
+                    self._track(observation, timestamp)
                 self.status.message = ""
             except Exception as err:  # noqa: BLE001 - one bad frame must never stop the camera loop
                 # The game is only ever changed through the session's checked actions, so nothing is half
@@ -160,6 +164,10 @@ class CameraLoop:
                 self.session.clear_alert()
             self.session.report_score_alerts(
                 [SessionAlert(a.player, a.rule, a.reason, a.since) for a in status.score_alerts])
+        # The dashboard shows why the game is not moving on (a stalled read is then visible, not silent).
+        self.status.waiting = status.waiting or ""
+        if status.committed:
+            self.status.committed = "; ".join(status.committed)
 
     def use_calibration(self, overlay: OverlayPainter | None, recognizer: Recognizer | None = None,
                         label: str | None = None) -> None:
@@ -169,7 +177,12 @@ class CameraLoop:
         if label is not None:
             self.recognizer = recognizer
             self._tracker = None
-            self.status.recognition = label
+            self.status.recognition, self.status.waiting, self.status.committed = label, "", ""
+        self._publish_status(force=True)
+
+    def set_recognition_label(self, label: str) -> None:
+        """Say what recognition is doing now (a setup capture's progress), without switching recognizer."""
+        self.status.recognition = label
         self._publish_status(force=True)
 
     # ---- what the web app reads --------------------------------------------------------------------------

@@ -47,6 +47,7 @@ class GameSettings:
     variant: str = "colored"
     names: tuple[str, ...] = ()
     log_dir: Path | None = None  # each new game gets its own log file here; None: no log file
+    start_player: int = 0  # who takes the first turn (the camera cannot see who was chosen to start)
 
 
 @dataclass
@@ -76,7 +77,8 @@ class TableSession:
             settings.log_dir.mkdir(parents=True, exist_ok=True)
             log_path = settings.log_dir / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{next(self._ids)}.jsonl"
         try:
-            game = Game.new(settings.players, settings.variant, names=settings.names, log_path=log_path)
+            game = Game.new(settings.players, settings.variant, names=settings.names, log_path=log_path,
+                            start_player=settings.start_player)
         except (RecordError, LogError, ValueError) as err:
             raise SessionError(str(err)) from None
         self.game_id += 1

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from web_dashboard.app import create_app
-from web_dashboard.runtime import demo_runtime
+from web_dashboard.runtime import players_demo_runtime
 from web_dashboard.security import Security
 from web_dashboard.simplayers import SimulationSettings
 
@@ -16,7 +16,7 @@ NETWORK_CLIENT = {"REMOTE_ADDR": "192.168.1.20"}
 
 @pytest.fixture
 def runtime(tmp_path):
-    rt = demo_runtime(4, simulation=SimulationSettings(seed=1), log_dir=tmp_path / "logs",
+    rt = players_demo_runtime(4, simulation=SimulationSettings(seed=1), log_dir=tmp_path / "logs",
                       calibration_path=tmp_path / "calibration.json", camera="schematic")
     # A dealt round and one move, so undo and corrections have something to act on.
     rt.session.deal_random(random.Random(3))

@@ -19,7 +19,7 @@ from browser import browser, served, shot  # noqa: E402
 
 from calibration.profile import load  # noqa: E402
 from tracker.state import DEAL, OFFER, OVER  # noqa: E402
-from web_dashboard.runtime import demo_runtime  # noqa: E402
+from web_dashboard.runtime import players_demo_runtime  # noqa: E402
 from web_dashboard.simplayers import SimulationSettings  # noqa: E402
 
 TIMEOUT_MS = 30_000
@@ -35,7 +35,7 @@ def chromium():
 def live(tmp_path_factory, chromium):
     tmp = tmp_path_factory.mktemp("live")
     simulation = SimulationSettings(move_seconds=0.5, illegal_chance=0.35, alert_seconds=2.5, seed=7)
-    runtime = demo_runtime(4, simulation=simulation, log_dir=tmp / "logs", calibration_path=tmp / "cal.json")
+    runtime = players_demo_runtime(4, simulation=simulation, log_dir=tmp / "logs", calibration_path=tmp / "cal.json")
     with served(runtime) as url:
         yield runtime, url, chromium
 
@@ -198,7 +198,7 @@ def test_setup_tv_and_phone_views(live, page):
 
 def test_game_over_summary_and_score_sheet(tmp_path, chromium):
     # A game of its own, played to the end quickly through the session, so the summary is reached in seconds.
-    runtime = demo_runtime(2, simulation=SimulationSettings(move_seconds=60, seed=2), log_dir=tmp_path)
+    runtime = players_demo_runtime(2, simulation=SimulationSettings(move_seconds=60, seed=2), log_dir=tmp_path)
     runtime.players = None
     rng = random.Random(11)
     session = runtime.session

@@ -11,6 +11,7 @@ import urllib.request
 
 import cv2
 import numpy as np
+import pytest
 
 
 def free_port() -> int:
@@ -37,17 +38,19 @@ def wait_for(url: str, timeout: float) -> float:
     raise AssertionError(f"{url} did not answer within {timeout} s")
 
 
-def test_demo_serves_the_dashboard_within_five_seconds_and_stops_cleanly():
+@pytest.mark.parametrize("mode, driver", [((), "vision (simulated table)"),
+                                          (("--no-vision",), "simulated players")])
+def test_demo_serves_the_dashboard_within_five_seconds_and_stops_cleanly(mode, driver):
     port = free_port()
     started = time.monotonic()
-    process = cli("demo", "--port", str(port), "--max-seconds", "6", "--move-seconds", "0.2")
+    process = cli("demo", *mode, "--port", str(port), "--max-seconds", "6", "--move-seconds", "0.2")
     try:
         wait_for(f"http://127.0.0.1:{port}/", timeout=5.0)
         startup = time.monotonic() - started
         assert startup < 5.0
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as response:
             state = json.load(response)
-        assert state["driver"] == "simulated players" and state["players"] == 4
+        assert state["driver"] == driver and state["players"] == 4
         out, err = process.communicate(timeout=20)
     finally:
         process.kill()
@@ -95,6 +98,7 @@ def test_bad_arguments_are_one_line_errors(tmp_path):
         (["run", "--camera", "0", "--calibration", str(tmp_path / "bad.json")], "not valid JSON"),
         (["demo", "--move-seconds", "-1"], "--move-seconds cannot be negative"),
         (["demo", "--port", "70000"], "--port must be"),
+        (["demo", "--camera-view", "schematic"], "--camera-view schematic needs --no-vision"),
     ]
     (tmp_path / "bad.json").write_text("{nope")
     for args, words in cases:

@@ -143,9 +143,9 @@ def read_events(response, count: int) -> list[str]:
 def test_the_event_stream_pushes_a_new_state_when_the_game_changes(tmp_path):
     from urllib.parse import urlparse
 
-    from web_dashboard.runtime import demo_runtime
+    from web_dashboard.runtime import players_demo_runtime
 
-    runtime = demo_runtime(2, simulation=SimulationSettings(seed=1), log_dir=tmp_path, camera="schematic")
+    runtime = players_demo_runtime(2, simulation=SimulationSettings(seed=1), log_dir=tmp_path, camera="schematic")
     runtime.players = None  # this test makes the moves itself
     with served(runtime) as url:
         address = urlparse(url)

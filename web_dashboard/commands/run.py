@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from web_dashboard.commands.serving import add_server_arguments, serve
+from web_dashboard.display import add_display_argument
 from web_dashboard.errors import UserError
 
 
@@ -25,6 +26,7 @@ def register(subparsers) -> None:
     parser.add_argument("--names", default="", help="player names, comma-separated")
     parser.add_argument("--fps", type=float, default=5.0, help="frames per second for an image folder (default 5)")
     parser.add_argument("--log-dir", default="azul-games", help="where game logs are written (default azul-games/)")
+    add_display_argument(parser)
     add_server_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -58,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         Path(args.log_dir), recognizer=recognizer, recognition_label=label,
         overlay=overlay_painter(profile) if profile is not None else None,
     )
+    if args.display is not None:
+        runtime.drive_display(args.display)
     print(f"Camera: {args.camera}; recognition {label}")
     if profile is None:
         print(f"No calibration at {calibration_path} yet: open /calibrate on the dashboard to make one, then "

@@ -52,9 +52,15 @@ function connectLive(handlers) {
   window.addEventListener("beforeunload", () => source && source.close());
 }
 
+// The demo's two modes are labelled loudly, so a simulated game is never mistaken for a watched one.
+const DEMO_DRIVERS = {
+  "simulated players": "SIMULATED PLAYERS (no vision)",
+  "vision (simulated table)": "DEMO: VISION READS A SIMULATED TABLE",
+};
+
 function renderDriver(state) {
-  const sim = state.driver === "simulated players";
-  setBadge("driver-badge", sim ? "SIMULATED PLAYERS" : "moves: " + state.driver, sim ? "sim" : "");
+  const demo = DEMO_DRIVERS[state.driver];
+  setBadge("driver-badge", demo || "moves: " + state.driver, demo ? "sim" : "");
 }
 
 function renderCameraBadge(cam) {

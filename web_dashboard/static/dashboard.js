@@ -146,6 +146,16 @@ function renderCamera(cam) {
   document.getElementById("camera-text").textContent =
     `${cam.source} · ${cam.state}${cam.state === "live" ? ` · ${cam.fps.toFixed(1)} fps` : ""} · recognition: ${cam.recognition}` +
     (cam.losses ? ` · lost ${cam.losses}×` : "") + (cam.message ? ` · ${cam.message}` : "");
+  // The vision demo learns the table from its first frames: say so rather than show a table that never moves.
+  const setup = document.getElementById("setting-up");
+  const settingUp = cam.recognition.startsWith("setting up");
+  setup.textContent = settingUp ? "Setting up" + cam.recognition.slice("setting up".length) : "";
+  setup.hidden = !settingUp;
+  // What the move tracker is waiting for: a game that does not advance says why.
+  const tracker = document.getElementById("tracker-text");
+  tracker.textContent = cam.waiting ? `Tracker: ${cam.waiting}` :
+    (cam.committed ? `Tracker: last committed ${cam.committed}` : "");
+  tracker.hidden = !tracker.textContent;
   // The MJPEG stream ends when the camera goes away; restart it when frames come back.
   const img = document.getElementById("camera-img");
   if (cam.state === "live" && img.dataset.state !== "live") img.src = "/camera.mjpg?t=" + Date.now();

@@ -1,0 +1,73 @@
+"""The setup capture: "capture" pressed over the empty table, then again once the first deal is at rest.
+
+The frames the camera loop handles while capture is pressed are what vision learns the table from
+(`vision.setup.learn_setup`): the empty table (boards, displays and centre bare) and the table at setup (boards
+empty, every display dealt, the marker in the centre). Once the setup frame is in, vision's recogniser is built
+from the calibration plus what it learned and handed to the camera loop, which then feeds the move tracker.
+Until then this object *is* the loop's recognizer and returns None: there is nothing to track yet.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+EMPTY, SETUP = "empty", "setup"
+MAX_EMPTY_FRAMES = 20  # averaged by learn_setup; two seconds of a still table is plenty
+
+# frame, timestamp -> observation dict
+Recognize = Callable[[np.ndarray, float], dict]
+
+
+@dataclass
+class SetupCapture:
+    profile: object  # calibration.profile.CalibrationProfile: what the person wrote (corners, circles, centre)
+    on_ready: Callable[[object, Recognize], None]  # (learned profile, recogniser): hand it to the camera loop
+    on_progress: Callable[[str], None] = lambda label: None  # what the dashboard shows while setting up
+    _pressed: str | None = field(default=None, init=False)
+    _empty: collections.deque = field(default_factory=lambda: collections.deque(maxlen=MAX_EMPTY_FRAMES),
+                                      init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    def press(self, what: str) -> None:
+        """Capture the next frame the camera loop handles as `what` (EMPTY or SETUP)."""
+        if what not in (EMPTY, SETUP):
+            raise ValueError(f"capture what? {what!r}")
+        with self._lock:
+            self._pressed = what
+
+    def __call__(self, frame: np.ndarray, timestamp: float) -> dict | None:
+        with self._lock:
+            pressed, self._pressed = self._pressed, None
+        if pressed == EMPTY:
+            self._empty.append(frame.copy())
+            if len(self._empty) == 1:
+                self.on_progress("setting up: empty table captured, waiting for the first deal")
+            return None
+        if pressed != SETUP:
+            return None
+        from vision.recognizer import TableRecognizer
+
+        try:
+            learned = learn(self.profile, frame, list(self._empty))
+            recognizer = TableRecognizer(learned, (frame.shape[1], frame.shape[0]))
+        except ValueError as err:  # SetupError and FrameError are ValueErrors: this table, this frame
+            self.on_progress(f"setting up: the setup was not learned ({err}); waiting for the next game")
+            return None
+        self.on_ready(learned, recognizer.recognize)
+        # The setup frame is also the first deal on the table: the tracker reads it from this very frame.
+        return recognizer.recognize(frame, timestamp)
+
+
+def learn(profile, setup_frame: np.ndarray, empty_frames: list[np.ndarray]):
+    """learn_setup with the empty-table frames when this vision build takes them (`empty=` is newer)."""
+    from vision.setup import learn_setup
+
+    if empty_frames and "empty" in inspect.signature(learn_setup).parameters:
+        return learn_setup(profile, setup_frame, empty=empty_frames)
+    return learn_setup(profile, setup_frame)
