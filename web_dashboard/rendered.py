@@ -66,7 +66,7 @@ class AnimatedTable:
     A background thread renders ahead into a short queue, so a slow frame does not stall the camera, and the
     renderer is built there, so the dashboard serves while the first table is set up. `on_frame` sees each
     frame as it is handed out, with its animation (the person at the table watches the same moment).
-    A closed camera (unplugged) stops rendering; frames not yet shown are dropped, as a real camera's would be.
+    A closed camera (unplugged) stops rendering: the simulated game waits for it, and goes on where it was.
     """
 
     players: int
@@ -101,8 +101,6 @@ class AnimatedTable:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
-        while not self._queue.empty():
-            self._queue.get_nowait()
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
         self._pacer.wait()

@@ -13,6 +13,8 @@ import cv2
 import numpy as np
 import pytest
 
+from firmware_bridge.fake_server import FakeDeviceServer
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -106,3 +108,19 @@ def test_bad_arguments_are_one_line_errors(tmp_path):
         out, err = process.communicate(timeout=30)
         assert process.returncode == 2, (args, out, err)
         assert words in err and "Traceback" not in err, err
+
+
+def test_demo_drives_the_led_display_given_with_display():
+    server = FakeDeviceServer(seed=5).start()
+    try:
+        process = cli("demo", "--no-vision", "--display", server.url, "--port", str(free_port()),
+                      "--max-seconds", "4", "--move-seconds", "0.2")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and server.shown_state() is None:
+            time.sleep(0.05)
+        shown = server.shown_state()
+        out, err = process.communicate(timeout=20)
+    finally:
+        server.stop()
+    assert process.returncode == 0, err
+    assert shown is not None and len(shown.scores) == 4

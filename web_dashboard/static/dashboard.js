@@ -142,6 +142,9 @@ function renderCamera(cam) {
   renderCameraBadge(cam);
   const box = document.getElementById("camera");
   box.classList.toggle("is-lost", cam.state === "lost" || cam.state === "connecting");
+  // A camera that has not sent its first frame yet is starting, not lost.
+  box.querySelector(".lost").innerHTML = cam.state === "connecting" && !cam.frames ?
+    "Camera starting…" : "Camera lost — reconnecting…<br>The game is safe.";
   document.body.dataset.camera = cam.state;
   document.getElementById("camera-text").textContent =
     `${cam.source} · ${cam.state}${cam.state === "live" ? ` · ${cam.fps.toFixed(1)} fps` : ""} · recognition: ${cam.recognition}` +
