@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.colour_model import COLOURS, TILE_CLASSES, ColourModel
+from calibration.colour_model import COLOURS, PRINT_CREAM, PRINT_LIT, TILE_CLASSES, ColourModel
 from calibration.geometry import FLOOR, GROUND, PATTERN, WALL, Space
-from vision.light import light_gain, to_lab
+from vision.light import from_lab, light_gain, print_gains, to_lab
 
 GROUND_OCCLUDED_DELTA_E = 12.0  # median change of a never-covered ground patch that means "something is over it"
 SCORE_DARKENING = 22.0  # L* drop of a score space under the black cube
@@ -37,7 +37,7 @@ class BoardReading:
     score_marker: int | None
     score_confidence: float
     ground_change: np.ndarray  # (G,) median delta E of the ground patches
-    centre_lab: np.ndarray  # (57, 3) median Lab of each space's middle (for colour-model adaptation)
+    centre_lab: np.ndarray  # (57, 3) median Lab of each space's middle (print-referenced when there is a reference)
 
 
 class BoardReader:
@@ -57,10 +57,13 @@ class BoardReader:
         self.reference_bgr = reference_main
         if reference_main is not None:
             self.ref_ground = np.median(reference_main[self.ground].reshape(-1, 3).astype(np.float32), axis=0)
-            self.ref_lab = to_lab(_smooth(reference_main))
+            smooth = _smooth(reference_main)
+            self.ref_lab = to_lab(smooth)
+            self.print_gain = self._print_gain(_middle_median(smooth, self.middle))
         else:
             self.ref_ground = None
             self.ref_lab = None
+            self.print_gain = None
         if reference_score is not None:
             lab = to_lab(reference_score)[..., 0].reshape(len(reference_score), -1)
             base = np.median(lab, axis=1)
@@ -69,6 +72,14 @@ class BoardReader:
             self.score_base = base
         else:
             self.score_base = None
+
+    def _print_gain(self, reference_mid: np.ndarray) -> np.ndarray:
+        """Per-space BGR gains from the setup light to the light the print was measured under."""
+        floor = self.kind == FLOOR
+        cream = floor | (self.kind == PATTERN)
+        target = np.where(floor[:, None], from_lab(PRINT_CREAM["floor"]), from_lab(PRINT_CREAM["pattern"]))
+        uv = np.array([(s.u, s.v) for s in self.spaces], np.float64)
+        return print_gains(reference_mid, target, cream, uv)
 
     @property
     def has_reference(self) -> bool:
@@ -79,9 +90,18 @@ class BoardReader:
         gain = None
         if self.ref_ground is not None:
             gain = light_gain(np.median(main[self.ground].reshape(-1, 3).astype(np.float32), axis=0), self.ref_ground)
-        lab = to_lab(_smooth(main), gain)
-        mid = lab[:, self.middle[0], self.middle[1]].reshape(n, -1, 3)
-        centre_lab = _rowq(np.sort(mid, axis=1), 50)
+        smooth = _smooth(main)
+        lab = to_lab(smooth, gain)
+        if self.print_gain is not None:
+            # Colour is judged in the print's light: the frame to the setup light (gain), then each space to the
+            # light that makes its own empty print look as measured.
+            lit = _middle_median(smooth, self.middle) * (self.print_gain * (1.0 if gain is None else gain))
+            centre_lab = to_lab(np.clip(lit, 0.0, 255.0))
+            colour_probs = PRINT_LIT.probabilities(centre_lab)
+        else:
+            mid = lab[:, self.middle[0], self.middle[1]].reshape(n, -1, 3)
+            centre_lab = _rowq(np.sort(mid, axis=1), 50)
+            colour_probs = model.probabilities(centre_lab)
 
         if self.ref_lab is not None:
             feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground)
@@ -95,7 +115,6 @@ class BoardReader:
             occupancy[self.kind == WALL] = 0.5
             ground_change = np.zeros(len(self.ground), np.float32)
 
-        colour_probs = model.probabilities(centre_lab)
         covered = bool(np.any(ground_change > GROUND_OCCLUDED_DELTA_E))
         out_of_view = outside > 0.02
         occluded = covered or out_of_view
@@ -219,6 +238,12 @@ def _rowq(sorted_rows: np.ndarray, q: float) -> np.ndarray:
     hi = min(lo + 1, m - 1)
     frac = pos - lo
     return sorted_rows[:, lo] * (1 - frac) + sorted_rows[:, hi] * frac
+
+
+def _middle_median(patches: np.ndarray, middle: tuple[slice, slice]) -> np.ndarray:
+    """(N, 3) float32 per-channel median of each patch's middle."""
+    mid = patches[:, middle[0], middle[1]].reshape(len(patches), -1, patches.shape[-1])
+    return _rowq(np.sort(mid, axis=1), 50).astype(np.float32)
 
 
 def _smooth(patches: np.ndarray) -> np.ndarray:

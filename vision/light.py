@@ -39,6 +39,12 @@ _LAB8_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
 _LAB8_OFFSET = np.array([0.0, -128.0, -128.0], np.float32)
 
 
+def from_lab(lab) -> np.ndarray:
+    """L*a*b* (..., 3) -> float32 BGR in 0..255 (unclipped where the colour is outside sRGB)."""
+    lab = np.asarray(lab, np.float32)
+    return cv2.cvtColor(lab.reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(lab.shape) * 255.0
+
+
 def ground_colour(patches: np.ndarray) -> np.ndarray:
     """Median BGR (3,) over a stack of ground patches (N, P, P, 3)."""
     return np.median(patches.reshape(-1, 3).astype(np.float32), axis=0)
@@ -48,3 +54,20 @@ def light_gain(current: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Per-channel BGR gains mapping the current ground colour to its reference; limited to sane values."""
     gain = (np.asarray(reference, np.float32) + 1.0) / (np.asarray(current, np.float32) + 1.0)
     return np.clip(gain, 0.25, 4.0)
+
+
+def print_gains(reference_bgr: np.ndarray, target_bgr: np.ndarray, cream: np.ndarray, uv: np.ndarray) -> np.ndarray:
+    """(N, 3) per-space BGR gains that bring each space of a board to the light its print was measured under.
+
+    `reference_bgr` is each space's median colour on the empty board at setup; on the `cream` spaces (pattern
+    lines, floor) the print is a known cream (`target_bgr`), so their own ratio is the light right there: it
+    follows the lamp's colour, the fall-off across the table and the vignette. Other spaces (wall, ground) are
+    printed in colours of their own; they get the plane fitted to the log gains of the cream spaces at (u, v).
+    """
+    ref = np.asarray(reference_bgr, np.float64)
+    gains = np.asarray(target_bgr, np.float64) / (ref + 1.0)
+    design = np.column_stack([np.ones(len(uv)), uv])
+    coef, *_ = np.linalg.lstsq(design[cream], np.log(gains[cream]), rcond=None)
+    out = np.exp(design @ coef)
+    out[cream] = gains[cream]
+    return out.astype(np.float32)
