@@ -21,6 +21,7 @@ from vision.light import from_lab, light_gain, print_gains, to_lab
 GROUND_OCCLUDED_DELTA_E = 12.0  # median change of a never-covered ground patch that means "something is over it"
 SCORE_DARKENING = 22.0  # L* drop of a score space under the black cube
 N_COLOURS = len(COLOURS)
+DISTINCT_PRINTS = 6.0  # delta E between the wall's diagonals that means "colored side" (nearest pair: ~12)
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
 
@@ -59,7 +60,9 @@ class BoardReader:
             self.ref_ground = np.median(reference_main[self.ground].reshape(-1, 3).astype(np.float32), axis=0)
             smooth = _smooth(reference_main)
             self.ref_lab = to_lab(smooth)
-            self.print_gain = self._print_gain(_middle_median(smooth, self.middle))
+            reference_mid = _middle_median(smooth, self.middle)
+            self.print_gain = self._print_gain(reference_mid)
+            self.occupancy_weights = self._occupancy_weights(to_lab(reference_mid * self.print_gain))
         else:
             self.ref_ground = None
             self.ref_lab = None
@@ -80,6 +83,17 @@ class BoardReader:
         target = np.where(floor[:, None], from_lab(PRINT_CREAM["floor"]), from_lab(PRINT_CREAM["pattern"]))
         uv = np.array([(s.u, s.v) for s in self.spaces], np.float64)
         return print_gains(reference_mid, target, cream, uv)
+
+    def _occupancy_weights(self, print_lab: np.ndarray) -> np.ndarray:
+        """(N, F+1) weights per space; wall spaces by their printed colour when the wall is the colored side
+        (its diagonals print 5 clearly different colours; the gray side prints one), else the weights for any print."""
+        weights = np.tile(CREAM_WEIGHTS, (len(self.spaces), 1))
+        wall = np.flatnonzero(self.kind == WALL)
+        colour = np.array([(self.spaces[i].index[1] - self.spaces[i].index[0]) % 5 for i in wall])
+        prints = np.array([np.median(print_lab[wall[colour == c]], axis=0) for c in range(N_COLOURS)])
+        apart = np.linalg.norm(prints[:, None] - prints[None], axis=2) + np.eye(N_COLOURS) * 1e9
+        weights[wall] = WALL_WEIGHTS[colour] if apart.min() > DISTINCT_PRINTS else ANY_WALL_WEIGHTS
+        return weights
 
     @property
     def has_reference(self) -> bool:
@@ -105,7 +119,7 @@ class BoardReader:
 
         if self.ref_lab is not None:
             feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground)
-            occupancy = np.where(self.kind == WALL, _logistic(feats, WALL_WEIGHTS), _logistic(feats, CREAM_WEIGHTS))
+            occupancy = _logistic(feats, self.occupancy_weights)
         else:
             # No reference: cream spaces are told by colour (a tile is far from the board's cream); wall spaces
             # cannot be told at all on the colored side, so they stay undecided (0.5) and say so.
@@ -215,18 +229,50 @@ def occupancy_features(lab: np.ndarray, ref_lab: np.ndarray, ground: np.ndarray)
         _rowq(dl_s, 97) / 10.0,
         _rowq(dl_s, 3) / 10.0,
         np.log1p(_rowq(inner_s, 90) / noise),
+        *_edge_features(lab[..., 0], ref_lab[..., 0]),
+        # A tile on its own printed colour keeps the hue; what changes is the motif's place and the gloss.
+        np.log1p(_rowq(np.sort(np.hypot(*(lab[..., 1:] - ref_lab[..., 1:]).reshape(n, -1, 2).transpose(2, 0, 1)),
+                               axis=1), 50) / noise),
     ]).astype(np.float32)
     return feats, ground_change
 
 
-# Logistic weights over occupancy_features (last entry: bias), fitted on training renders by
-# web_dashboard/vision_bench.py (occupancy_samples + fit_logistic on seeds 100-129, checked on 130-159; the bench uses seeds from 10000); wall spaces and cream spaces apart.
-WALL_WEIGHTS = np.array([7.843, 20.573, -5.31, 3.223, 0.884, 3.454, 3.719, 0.759, -1.544, -15.138, 2.176, -4.23, -2.719, -6.963], np.float32)
-CREAM_WEIGHTS = np.array([7.431, 4.872, -1.772, 17.227, -1.234, 3.212, 0.74, -13.057, -3.876, -16.763, 6.559, -2.282, 2.855, -3.998], np.float32)
+def _edge_features(lum: np.ndarray, ref_lum: np.ndarray) -> list[np.ndarray]:
+    """A tile's shadow and side faces darken one or two sides of its patch's border (which ones depends on the
+    light and the camera), its bevel adds sharp edges: the darkest, second darkest and lightest border strip
+    against the reference, and the change of edge strength."""
+    n, p = lum.shape[:2]
+    b = max(2, int(round(p * 0.2)))
+    dl = lum - ref_lum
+    strips = np.sort(np.column_stack([dl[:, :b].mean(axis=(1, 2)), dl[:, -b:].mean(axis=(1, 2)),
+                                      dl[:, :, :b].mean(axis=(1, 2)), dl[:, :, -b:].mean(axis=(1, 2))]), axis=1)
+    return [strips[:, 0] / 10.0, strips[:, 1] / 10.0, strips[:, 3] / 10.0, (_edges(lum) - _edges(ref_lum)) / 5.0]
+
+
+def _edges(lum: np.ndarray) -> np.ndarray:
+    """Mean absolute difference of neighbouring pixels inside each patch (N,)."""
+    return (np.abs(np.diff(lum, axis=2))[:, 1:-1].mean(axis=(1, 2))
+            + np.abs(np.diff(lum, axis=1))[:, :, 1:-1].mean(axis=(1, 2)))
+
+
+# Logistic weights over occupancy_features (last entry: bias), fitted on training renders (seeds 0-100, every look
+# of the renderer; the bench uses seeds from 10000): cream spaces (pattern lines, floor), wall spaces by the colour
+# printed under them (a black tile on its black print shows other changes than a yellow one), and wall spaces of
+# any print (the gray side).
+WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
+    [2.740, 4.352, -0.480, 7.963, -3.406, 4.205, 6.055, -4.231, 0.480, -2.248, -0.096, 1.319, -4.957, 1.568, -4.385, 0.593, 5.078, -2.947, -4.603],
+    [0.392, 7.166, -4.284, 4.116, -1.423, 3.242, 13.474, -4.051, -2.951, -4.364, 3.665, 1.384, -2.837, 1.724, -4.684, -0.940, 6.311, 4.995, -1.721],
+    [2.563, 5.322, -5.946, 10.453, -4.949, 4.779, 4.546, -4.685, -0.287, -4.255, 0.694, 1.449, 0.818, 0.157, -4.727, 1.107, 5.248, -3.076, -4.847],
+    [2.008, 7.860, 0.604, 8.623, -2.723, 6.723, -5.908, -8.466, -0.805, -4.898, 5.054, -1.727, -2.974, -1.374, -2.415, -7.589, 2.173, -5.153, -1.794],
+    [3.013, 6.643, 0.382, 6.248, 4.742, 7.019, 4.895, -5.160, -3.491, -5.069, 3.741, -0.531, -4.535, -0.902, -4.517, 1.257, 1.534, -3.407, -0.623],
+], np.float32)
+ANY_WALL_WEIGHTS = np.array([1.597, 16.046, -4.386, 7.884, -1.575, 4.129, 3.074, -2.246, -1.021, -8.764, 3.413, -1.063, -1.454, 0.852, -4.239, -2.986, -2.144, -4.291, -4.722], np.float32)
+CREAM_WEIGHTS = np.array([3.075, 0.082, 1.098, 5.276, -4.421, 1.155, -1.433, -5.507, -0.824, -5.946, 2.503, -2.296, 1.005, 2.059, -0.662, 2.044, 6.935, 0.893, -6.435], np.float32)
 
 
 def _logistic(feats: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    return _sigmoid(feats @ weights[:-1] + weights[-1])
+    """Per-row logistic: weights (F+1,) for all rows or (N, F+1), one set per row."""
+    return _sigmoid(np.sum(feats * weights[..., :-1], axis=-1) + weights[..., -1])
 
 
 def _rowq(sorted_rows: np.ndarray, q: float) -> np.ndarray:
