@@ -94,11 +94,12 @@ class CameraLoop:
                 pause = min(pause * 2, self.retry_seconds[1])
                 continue
             pause = self.retry_seconds[0]
+            failure = ""
             while not self._stop.is_set():
                 try:
                     ok, frame, timestamp = self.source.read()
                 except Exception as err:  # noqa: BLE001 - a driver error is a lost camera, not a dead loop
-                    self.status.message = f"{self.source.name} failed: {type(err).__name__}: {err}"
+                    failure = f"{self.source.name} failed: {type(err).__name__}: {err}"
                     break
                 if not ok or frame is None:
                     break
@@ -111,7 +112,8 @@ class CameraLoop:
                 return
             if not self._stop.is_set():
                 self.status.losses += 1
-                self._set_state("lost", f"no frames from {self.source.name}; reconnecting")
+                # Say why, when the source said: "driver failed: ..." is something a person can act on.
+                self._set_state("lost", f"{failure or 'no frames from ' + self.source.name}; reconnecting")
                 self._stop.wait(pause)
 
     # ---- one frame ---------------------------------------------------------------------------------------

@@ -115,7 +115,9 @@ class AnimatedTable:
 
     def _next(self):
         deadline = time.monotonic() + FIRST_FRAME_SECONDS
-        while time.monotonic() < deadline and not self._halt.is_set() and not self.problem:
+        while time.monotonic() < deadline and not self._halt.is_set():
+            if self.problem:
+                raise RuntimeError(self.problem)  # the camera loop shows it and reopens: a new game
             try:
                 return self._queue.get(timeout=0.1)
             except queue.Empty:

@@ -19,7 +19,7 @@ from browser import browser, served, shot  # noqa: E402
 
 from calibration.profile import load  # noqa: E402
 from tracker.state import DEAL, OFFER, OVER  # noqa: E402
-from web_dashboard.runtime import players_demo_runtime  # noqa: E402
+from web_dashboard.runtime import players_demo_runtime, vision_demo_runtime  # noqa: E402
 from web_dashboard.simplayers import SimulationSettings  # noqa: E402
 
 TIMEOUT_MS = 30_000
@@ -194,6 +194,22 @@ def test_setup_tv_and_phone_views(live, page):
         shot(phone, "phone.png", full_page=False)
     finally:
         phone.close()
+
+
+def test_the_vision_demo_is_labelled_and_says_while_it_sets_up(tmp_path, chromium):
+    runtime = vision_demo_runtime(4, simulation=SimulationSettings(seed=1), log_dir=tmp_path)
+    with served(runtime) as url:
+        page = chromium.new_page(viewport={"width": 1440, "height": 1000})
+        page.goto(url + "/")
+        setting_up = page.locator("#setting-up")
+        setting_up.wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert setting_up.inner_text().startswith("Setting up")
+        assert page.inner_text("#driver-badge") == "DEMO: VISION READS A SIMULATED TABLE"
+        # Once the setup is learned from the first frames, vision reads the table and the tracker says how it goes.
+        setting_up.wait_for(state="hidden", timeout=TIMEOUT_MS)
+        page.locator("#tracker-text").wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert page.inner_text("#tracker-text").startswith("Tracker: ")
+        page.close()
 
 
 def test_game_over_summary_and_score_sheet(tmp_path, chromium):

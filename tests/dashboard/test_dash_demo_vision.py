@@ -190,3 +190,19 @@ def test_the_led_display_follows_the_game_and_its_undo_button_works(tmp_path):
     finally:
         runtime.stop()
         server.stop()
+
+
+def test_a_render_failure_is_shown_as_a_lost_camera_with_its_reason(tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise MemoryError("no room for the table")
+
+    monkeypatch.setattr("vision.synthetic.animate.GameAnimation", broken)
+    runtime = vision_demo_runtime(2, simulation=SimulationSettings(seed=1), log_dir=tmp_path)
+    runtime.start()
+    try:
+        status = runtime.camera.status
+        assert wait_until(lambda: status.state == "lost" and "no room for the table" in status.message, timeout=10), \
+            status
+        assert "rendering failed: MemoryError" in status.message
+    finally:
+        runtime.stop()
