@@ -23,6 +23,7 @@ from vision.pacing import FramePacer
 from web_dashboard.capture import EMPTY, SETUP, SetupCapture
 from web_dashboard.pipeline import CameraLoop
 from web_dashboard.session import TableSession
+from web_dashboard.wizard import overlay_painter
 
 DEMO_SIZE = (1280, 720)
 DEMO_FPS = 10.0  # the renderer's frame rate: its animation paces are counted in frames of 0.1 s
@@ -41,6 +42,7 @@ def demo_look():
 
 
 def demo_renderer(players: int, variant: str, seed: int = 3):
+    """The --no-vision demo's renderer: the demo's look, one table arrangement."""
     from vision.synthetic.render import Renderer
 
     return Renderer(players, variant, demo_look(), seed)
@@ -178,8 +180,6 @@ class DemoHost:
             self.capture.press(SETUP)
 
     def _new_game(self, animation) -> None:
-        from web_dashboard.wizard import overlay_painter
-
         start = animation.log[0]["start_player"]
         settings = replace(self.session.settings, players=animation.players, variant=animation.variant,
                            names=self.names[:animation.players], start_player=start)
@@ -192,8 +192,6 @@ class DemoHost:
         self.loop.use_calibration(overlay_painter(profile), self.capture, "setting up: waiting for the empty table")
 
     def _ready(self, profile, recognize) -> None:
-        from web_dashboard.wizard import overlay_painter
-
         self.capture = None
         self.loop.use_calibration(overlay_painter(profile), recognize,
                                   "on (vision.recognizer.TableRecognizer; setup learned from these frames)")
