@@ -21,6 +21,9 @@ from vision.light import from_lab, light_gain, print_gains, to_lab
 GROUND_OCCLUDED_DELTA_E = 12.0  # median change of a never-covered ground patch that means "something is over it"
 SCORE_DARKENING = 22.0  # L* drop of a score space under the black cube
 N_COLOURS = len(COLOURS)
+GLARE_STEPS = np.arange(0.0, 130.0, 10.0, dtype=np.float32)  # additive glare tried per board, 8-bit units
+GLEAM = 0.5  # glossy tiles mirror the lamp more than the print: their extra share of the glare
+GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
 DISTINCT_PRINTS = 6.0  # delta E between the wall's diagonals that means "colored side" (nearest pair: ~12)
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
@@ -53,6 +56,9 @@ class BoardReader:
         self.wall_index = {s.index: i for i, s in enumerate(spaces) if s.kind == WALL}
         self.floor_index = [i for i, s in enumerate(spaces) if s.kind == FLOOR]
         self.patch = patch
+        self.cream = np.flatnonzero((self.kind == PATTERN) | (self.kind == FLOOR))
+        floor = (self.kind == FLOOR)[:, None]
+        self.cream_target = np.where(floor, from_lab(PRINT_CREAM["floor"]), from_lab(PRINT_CREAM["pattern"]))
         lo, hi = int(round(patch * 0.22)), int(round(patch * 0.78))
         self.middle = (slice(lo, hi), slice(lo, hi))  # the middle of the printed space (patches reach past it)
         self.reference_bgr = reference_main
@@ -60,13 +66,12 @@ class BoardReader:
             self.ref_ground = np.median(reference_main[self.ground].reshape(-1, 3).astype(np.float32), axis=0)
             smooth = _smooth(reference_main)
             self.ref_lab = to_lab(smooth)
-            reference_mid = _middle_median(smooth, self.middle)
-            self.print_gain = self._print_gain(reference_mid)
-            self.occupancy_weights = self._occupancy_weights(to_lab(reference_mid * self.print_gain))
+            self.ref_mid = _middle_median(smooth, self.middle)
+            self._gains: dict[float, np.ndarray] = {}
+            self.occupancy_weights = self._occupancy_weights(to_lab(self.ref_mid * self._print_gain(0.0)))
         else:
             self.ref_ground = None
             self.ref_lab = None
-            self.print_gain = None
         if reference_score is not None:
             lab = to_lab(reference_score)[..., 0].reshape(len(reference_score), -1)
             base = np.median(lab, axis=1)
@@ -76,13 +81,36 @@ class BoardReader:
         else:
             self.score_base = None
 
-    def _print_gain(self, reference_mid: np.ndarray) -> np.ndarray:
-        """Per-space BGR gains from the setup light to the light the print was measured under."""
-        floor = self.kind == FLOOR
-        cream = floor | (self.kind == PATTERN)
-        target = np.where(floor[:, None], from_lab(PRINT_CREAM["floor"]), from_lab(PRINT_CREAM["pattern"]))
-        uv = np.array([(s.u, s.v) for s in self.spaces], np.float64)
-        return print_gains(reference_mid, target, cream, uv)
+    def _print_gain(self, glare: float) -> np.ndarray:
+        """Per-space BGR gains from the setup light, less `glare`, to the light the print was measured under."""
+        if glare not in self._gains:
+            cream = np.zeros(len(self.spaces), bool)
+            cream[self.cream] = True
+            uv = np.array([(s.u, s.v) for s in self.spaces], np.float64)
+            self._gains[glare] = print_gains(np.maximum(self.ref_mid - glare, 5.0), self.cream_target, cream, uv)
+        return self._gains[glare]
+
+    def _glare(self, setup_lit: np.ndarray, occupancy: np.ndarray) -> float:
+        """The lamp's reflection on this board as an additive grey (8-bit, setup light): the amount that best
+        explains the occupied cream spaces as tiles. It whitens print and tiles alike, so without it dividing by the
+        print leaves tiles pale (blue reads white, black grey); tiles gleam a little more than the print (GLEAM)."""
+        weight = occupancy[self.cream]
+        if weight.sum() < 0.5:
+            return 0.0
+        steps = GLARE_STEPS[:, None, None]
+        gain = self.cream_target[self.cream] / (np.maximum(self.ref_mid[self.cream] - steps, 5.0) + 1.0)
+        lit = np.clip((setup_lit[self.cream] - steps * (1 + GLEAM)) * gain, 0.0, 255.0).astype(np.float32)
+        best = PRINT_LIT.log_likelihood(to_lab(lit).reshape(-1, 3)).max(axis=1).reshape(len(GLARE_STEPS), -1)
+        fit = np.maximum(best, -30.0) @ weight - GLARE_COST * GLARE_STEPS
+        return float(GLARE_STEPS[np.argmax(fit)])
+
+    def _print_lit(self, smooth: np.ndarray, gain: np.ndarray | None, occupancy: np.ndarray) -> np.ndarray:
+        """(N, 3) Lab of each space's middle in the print's light: the frame brought to the setup light (gain), the
+        glare taken off, then each space to the light that makes its own empty print look as measured."""
+        setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
+        glare = self._glare(setup_lit, occupancy)
+        lit = (setup_lit - glare * (1 + GLEAM)) * self._print_gain(glare)
+        return to_lab(np.clip(lit, 0.0, 255.0))
 
     def _occupancy_weights(self, print_lab: np.ndarray) -> np.ndarray:
         """(N, F+1) weights per space; wall spaces by their printed colour when the wall is the colored side
@@ -106,23 +134,17 @@ class BoardReader:
             gain = light_gain(np.median(main[self.ground].reshape(-1, 3).astype(np.float32), axis=0), self.ref_ground)
         smooth = _smooth(main)
         lab = to_lab(smooth, gain)
-        if self.print_gain is not None:
-            # Colour is judged in the print's light: the frame to the setup light (gain), then each space to the
-            # light that makes its own empty print look as measured.
-            lit = _middle_median(smooth, self.middle) * (self.print_gain * (1.0 if gain is None else gain))
-            centre_lab = to_lab(np.clip(lit, 0.0, 255.0))
-            colour_probs = PRINT_LIT.probabilities(centre_lab)
-        else:
-            mid = lab[:, self.middle[0], self.middle[1]].reshape(n, -1, 3)
-            centre_lab = _rowq(np.sort(mid, axis=1), 50)
-            colour_probs = model.probabilities(centre_lab)
-
         if self.ref_lab is not None:
             feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground)
             occupancy = _logistic(feats, self.occupancy_weights)
+            centre_lab = self._print_lit(smooth, gain, occupancy)
+            colour_probs = PRINT_LIT.probabilities(centre_lab)
         else:
             # No reference: cream spaces are told by colour (a tile is far from the board's cream); wall spaces
             # cannot be told at all on the colored side, so they stay undecided (0.5) and say so.
+            mid = lab[:, self.middle[0], self.middle[1]].reshape(n, -1, 3)
+            centre_lab = _rowq(np.sort(mid, axis=1), 50)
+            colour_probs = model.probabilities(centre_lab)
             cream = _cream_estimate(centre_lab, self.kind)
             dist = np.sqrt(np.sum((centre_lab - cream) ** 2, axis=1))
             occupancy = _sigmoid((dist - 18.0) / 4.0)
