@@ -1,11 +1,13 @@
 """Counting tiles by colour inside a factory display or the centre of the table.
 
-Each region is resampled once per frame onto a small canonical grid (one remap, maps built per calibration),
+Each region is resampled once per frame onto a small canonical grid (one remap, maps built per calibration) and
 every pixel is labelled with the nearest colour class (the 5 tile colours, the first-player marker, and what lies
-under the tiles: the disc's cream, rosette and rim, and the table as seen at setup), and each colour's tiles are
-counted from the area of its connected components against the area one tile covers there (learned at setup,
-when every display holds exactly 4 tiles). Area, not blob count: touching and slightly overlapping tiles of one
-colour merge into one blob, and the area still says how many they are.
+under the tiles: the disc's cream, rosette and rim, and the table as seen at setup). Tiles are then found as
+shapes, not areas: a tile is a square of known side, so each colour's tiles are the places where a disc well inside
+a tile is filled with that colour, taken greedily from the fullest, each ruling out the places another tile could
+not be (closer than a tile's side). Touching tiles of one colour make one blob but still as many such places; a
+motif, a petal of the rosette, a side face or a shadow never fills a tile's core. The side is learned at setup,
+when every display holds exactly 4 tiles.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ from vision.occlusion import GLARE_LEVEL
 
 FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
 BACKGROUND_SIGMA = 9.0  # spread of the non-tile colours, L*a*b* units
-MIN_COMPONENT = 0.3  # blobs smaller than this share of a tile are noise (a glint, a motif fragment)
 SIDE_SHADE = np.array([0.55, 0.6, 0.6], np.float32)  # a side face against the top, per L*a*b* channel
-OPEN_SHARE = 0.45  # opening width, as a share of a tile's side
+UNCHANGED_DELTA_E = 8.0  # a pixel this close to the empty table's (give or take a pixel's shift) is no tile
+CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any turn, foreshortened too)
+FULL = 0.5  # share of a tile's core of one colour that makes it a tile (labels are patchy)
+DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
+ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
 
@@ -60,30 +65,47 @@ class RegionCount:
     first_player: bool
     first_player_p: float
     glare: float  # share of the region's pixels clipped by a reflection: what lies under them is unknown
-    tile_pixels: float  # total tile-class area in canonical pixels (for learning the tile area)
-    samples: np.ndarray  # (K, 3) Lab of confidently labelled tile pixels' blobs (for adapting the model)
+
+
+@dataclass
+class Tile:
+    region: int
+    colour: int  # index in TILE_CLASSES
+    y: int
+    x: int
+    fill: float  # share of its core of its colour
 
 
 class RegionCounter:
-    """Counts N same-sized regions at once (all factory displays: one remap, one colour conversion, one
-    connected-components pass per colour over the stacked grids). `tile_area` is one tile's area in canonical
-    pixels (learned at setup), per region or shared."""
+    """Counts N same-sized regions at once (all factory displays: one remap, one colour conversion, one core
+    filter per colour over the stacked grids). `tile_side` is a tile's side in canonical pixels (learned at
+    setup), shared by the regions."""
 
-    def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_area,
-                 table_lab: np.ndarray | None = None, allow_marker: bool = False) -> None:
+    def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_side: float,
+                 table_lab: np.ndarray | None = None, allow_marker: bool = False,
+                 empty: np.ndarray | None = None) -> None:
         self.sampler = PatchSampler(grid, frame_size)
         self.regions, self.size = grid.shape[0], grid.shape[1]
         self.inside = np.broadcast_to(inside, grid.shape[:3]).copy()
-        self.tile_area = np.broadcast_to(np.asarray(tile_area, np.float64), (self.regions,)).copy()
         self.table_lab = table_lab if table_lab is not None else np.zeros((0, 3), np.float32)
         self.allow_marker = allow_marker
+        self.tile_side = float(tile_side)
+        self.empty: EmptyReference | None = None
+        if empty is not None:
+            self.set_empty(empty)
         self._lut: np.ndarray | None = None
         self._lut_key: tuple | None = None
 
+    def set_empty(self, bgr: np.ndarray) -> None:
+        """The regions' (N, G, G, 3) BGR grids on the empty table, sampled like any frame."""
+        self.empty = EmptyReference(to_lab(self._smooth(bgr)))
+
     def sample(self, frame: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) BGR, median-filtered: the motifs' thin strokes and the sensor noise off the colours."""
-        patches = self.sampler.sample(frame)
-        strip = cv2.medianBlur(patches.reshape(self.regions * self.size, self.size, 3), 3)
+        return self._smooth(self.sampler.sample(frame))
+
+    def _smooth(self, patches: np.ndarray) -> np.ndarray:
+        strip = cv2.medianBlur(np.ascontiguousarray(patches).reshape(self.regions * self.size, self.size, 3), 3)
         return strip.reshape(patches.shape)
 
     def classify(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -93,6 +115,8 @@ class RegionCounter:
         label = _classify_lab(lab.reshape(-1, 3), model, self._background(model), self._classes())
         label = label.reshape(self.inside.shape)
         label[~self.inside] = -1
+        if self.empty is not None:
+            label[self.empty.unchanged(lab)] = -1
         return label, lab
 
     def classify_fast(self, frame: np.ndarray, model: ColourModel,
@@ -112,6 +136,8 @@ class RegionCounter:
         index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
         label = self._lut[index]
         label[~self.inside] = -1
+        if self.empty is not None:
+            label[self.empty.unchanged(to_lab(patches, gain))] = -1
         clipped = (patches.min(axis=-1) >= GLARE_LEVEL) & self.inside
         return label, clipped.sum(axis=(1, 2)) / self.inside.sum(axis=(1, 2))
 
@@ -120,62 +146,99 @@ class RegionCounter:
 
     def _background(self, model: ColourModel) -> np.ndarray:
         # A tile's side faces and its shadow are its colour darkened: without them as "not a tile" they read
-        # as black tiles round every tile. Black's own are left out (its shadow is black enough already).
+        # as black round every tile. Black's own are left out (its shadow is black enough already).
         shades = model.means[: len(COLOURS)].copy()
         shades = shades[[i for i, c in enumerate(COLOURS) if c != "black"]]
         shades *= SIDE_SHADE
-        return np.concatenate([model.background, self.table_lab.astype(np.float32), shades], axis=0)
+        parts = [shades, self.table_lab.astype(np.float32)]
+        if self.empty is None:  # the empty capture says where the disc's print is, pixel by pixel
+            parts.append(model.background)
+        return np.concatenate(parts, axis=0)
 
     @property
-    def expected_tile_area(self) -> float:
-        """One tile's area on a display's canonical grid from the set's proportions: a tile is 0.554 of a
+    def expected_tile_side(self) -> float:
+        """A tile's side on a display's canonical grid from the set's proportions: a tile is 0.554 of a
         display's radius wide (0.072 vs 0.13 board widths, BOARD-GEOMETRY.md)."""
-        return (0.554 * self.size / 2) ** 2
+        return 0.554 * self.size / 2
 
-    def tile_mask(self, label: np.ndarray, colour: int) -> np.ndarray:
-        """(N, G, G) pixels of one colour that belong to tile-sized shapes: an opening about half a tile wide
-        removes thin things of that colour (the disc's rosette petals, a motif, an edge), not tiles. Regions
-        are stacked into one strip; an opening never grows a mask, so blobs cannot cross between regions."""
-        width = max(3, int(round(np.sqrt(float(np.median(self.tile_area))) * OPEN_SHARE)) | 1)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
-        strip = (label == colour).astype(np.uint8).reshape(-1, self.size)
-        return cv2.morphologyEx(strip, cv2.MORPH_OPEN, kernel).reshape(label.shape)
+    def find_tiles(self, label: np.ndarray, side: float | None = None) -> list[Tile]:
+        """Every tile in the regions, colour by colour: the place whose core is fullest is a tile if the core is
+        FULL; its pixels are then explained (erased) and the next fullest place is tried. `doubts` keeps, per
+        region and class, the fullest core that fell short (a tile half hidden, or a big stain)."""
+        side = side or self.tile_side
+        core, whole = _disc(CORE * side), _disc(0.5 * side)
+        g = self.size
+        gy, gx = np.mgrid[:g, :g]
+        tiles = []
+        self.doubts = np.zeros((self.regions, self._classes()))
+        for r in range(self.regions):
+            for c in range(self._classes()):
+                mask = (label[r] == c).astype(np.float32)
+                while mask.sum() * core.max() >= FULL - DOUBT:  # enough pixels left to fill a core at all
+                    fill = cv2.filter2D(mask, -1, core, borderType=cv2.BORDER_CONSTANT)
+                    # Among places equally full at the core, the tile's middle is the one whose whole inscribed
+                    # disc is fullest: picked off-centre, a tile would leave a crescent to be counted again.
+                    around = cv2.filter2D(mask, -1, whole, borderType=cv2.BORDER_CONSTANT)
+                    y, x = np.unravel_index(int(np.argmax(fill + around)), fill.shape)
+                    best = float(fill[y, x])
+                    if best < FULL - DOUBT:
+                        break
+                    if best >= FULL:
+                        tiles.append(Tile(r, c, int(y), int(x), best))
+                    else:
+                        self.doubts[r, c] = max(self.doubts[r, c], best)
+                    mask[(gy - y) ** 2 + (gx - x) ** 2 <= (ERASE * side) ** 2] = 0.0
+        return tiles
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         label, glare = self.classify_fast(frame, model, gain)
-        n_reg = self.regions
-        counts = [dict() for _ in range(n_reg)]
-        conf = [dict() for _ in range(n_reg)]
-        total_tile = np.zeros(n_reg)
-        for c, name in enumerate(COLOURS):
-            mask = self.tile_mask(label, c).reshape(-1, self.size)
-            n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-            tiles = np.zeros(n_reg, int)
-            worst = np.zeros(n_reg)
-            for k in range(1, n):
-                region = int(stats[k, cv2.CC_STAT_TOP]) // self.size
-                blob = stats[k, cv2.CC_STAT_AREA] / self.tile_area[region]
-                if blob < MIN_COMPONENT:
-                    continue
-                k_tiles = max(1, int(round(blob)))
-                tiles[region] += k_tiles
-                # How far the blob's area sits from a whole number of tiles, relative to half a tile.
-                worst[region] = max(worst[region], abs(blob - k_tiles) / (0.5 * max(1.0, np.sqrt(k_tiles))))
-                total_tile[region] += stats[k, cv2.CC_STAT_AREA]
-            for r in range(n_reg):
-                if tiles[r]:
-                    counts[r][name] = int(tiles[r])
-                conf[r][name] = float(np.clip(1.0 - worst[r] ** 2, 0.05, 0.999))
+        found = self.find_tiles(label)
         out = []
-        for r in range(n_reg):
-            marker_p = 0.0
-            if self.allow_marker:
-                marker_area = float(np.sum(label[r] == MARKER_INDEX)) / self.tile_area[r]
-                marker_p = float(np.clip((marker_area - 0.35) / 0.4, 0.0, 1.0))
-            confidence = float(np.prod(list(conf[r].values())))
-            out.append(RegionCount(counts[r], confidence, conf[r], marker_p >= 0.5, marker_p, float(glare[r]),
-                                   float(total_tile[r]), np.zeros((0, 3), np.float32)))
+        for r in range(self.regions):
+            mine = [t for t in found if t.region == r]
+            counts: dict[str, int] = {}
+            conf: dict[str, float] = {}
+            for c, name in enumerate(COLOURS):
+                fills = [t.fill for t in mine if t.colour == c]
+                if fills:
+                    counts[name] = len(fills)
+                # Each tile's certainty from how clearly its core is full, and the doubt of a near miss.
+                conf[name] = float(np.prod([_sure(f) for f in fills]) * (1.0 - _sure(self.doubts[r, c])))
+            marker = max((t.fill for t in mine if t.colour == MARKER_INDEX), default=0.0)
+            marker_p = _sure(marker) if self.allow_marker and marker > 0 else 0.0
+            out.append(RegionCount(counts, float(np.prod(list(conf.values()))), conf, marker_p >= 0.5, marker_p,
+                                   float(glare[r])))
         return out
+
+
+class EmptyReference:
+    """The regions as they looked on the empty table (L*a*b*). A pixel still as it was then is no tile, whatever
+    its colour: the disc's rosette is not a white tile under a warm lamp, its cream not a marker."""
+
+    def __init__(self, lab: np.ndarray) -> None:
+        # The reference and its 8 one-pixel shifts: a printed edge that moved by a pixel still matches.
+        g = lab.shape[1]
+        pad = np.pad(lab, ((0, 0), (1, 1), (1, 1), (0, 0)), mode="edge")
+        self.shifted = np.stack([pad[:, dy:dy + g, dx:dx + g] for dy in range(3) for dx in range(3)])
+
+    def unchanged(self, lab: np.ndarray) -> np.ndarray:
+        """(N, G, G, 3) Lab -> (N, G, G) bool."""
+        d2 = np.min(np.sum((lab[None] - self.shifted) ** 2, axis=-1), axis=0)
+        return d2 < UNCHANGED_DELTA_E ** 2
+
+
+def _disc(radius: float) -> np.ndarray:
+    """A filter kernel averaging over a disc."""
+    radius = max(1.0, radius)
+    k = int(np.ceil(radius))
+    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
+    disc = ((yy ** 2 + xx ** 2) <= radius ** 2).astype(np.float32)
+    return disc / disc.sum()
+
+
+def _sure(fill: float) -> float:
+    """Probability that a core this full is a tile (FULL is even odds)."""
+    return float(np.clip(1.0 / (1.0 + np.exp(-(fill - FULL) / 0.04)), 0.001, 0.999))
 
 
 def _classify_lab(flat: np.ndarray, model: ColourModel, background: np.ndarray, classes: int) -> np.ndarray:

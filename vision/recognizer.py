@@ -24,11 +24,24 @@ from vision.occlusion import OcclusionCheck, RingWatcher, circle_ring, polygon_r
 FACTORY_RING = (1.1, 1.3)  # table just outside a display, in radii
 CENTRE_RING = 1.06
 BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
-DEFAULT_TILE_AREA_FACTOR = 0.2  # one tile's share of a display's canonical square when nothing was learned
+DEFAULT_TILE_SIDE = 0.277  # a tile's side on a display's grid, in grid widths (BOARD-GEOMETRY.md), if not learned
 
 
 class FrameError(ValueError):
     """A frame that cannot be read with this calibration (wrong size, not an image)."""
+
+
+def _empty_grid(info: dict, shape: tuple[int, int], stack: bool = False) -> np.ndarray | None:
+    """A region's canonical grid on the empty table, if it was captured at setup and fits this grid."""
+    if not info.get("empty"):
+        return None
+    try:
+        img = decode_image(info["empty"])
+    except ValueError:
+        raise FrameError("learned.setup: an empty-region image is not a valid base64 PNG") from None
+    if img.shape[:2] != tuple(shape):
+        return None
+    return img[None] if stack else img
 
 
 def board_ring_grid(geometry: BoardGeometry, per_edge: int = 32) -> np.ndarray:
@@ -83,23 +96,27 @@ class TableRecognizer:
         fac_setup = setup.get("factories") or [{}] * len(profile.factories)
         self.factory_rings = []
         keep_out = [(f.center, f.radius) for f in profile.factories]
-        grids, areas = [], []
+        grids, sides, empties = [], [], []
         for j, f in enumerate(profile.factories):
             info = fac_setup[j] if j < len(fac_setup) else {}
             grid, inside = circle_grid(f.center, f.radius, FACTORY_GRID)
             grids.append(grid)
-            areas.append(float(info.get("tile_area") or inside.sum() * DEFAULT_TILE_AREA_FACTOR))
+            sides.append(float(info.get("tile_side") or DEFAULT_TILE_SIDE * FACTORY_GRID))
+            empties.append(_empty_grid(info, grid.shape[1:3]))
             ring_ref = decode_image(info["ring"]) if info.get("ring") else None
             self.factory_rings.append(
                 RingWatcher(circle_ring(f.center, f.radius, *FACTORY_RING), self.frame_size, ring_ref))
-        self.factories = RegionCounter(np.concatenate(grids), inside, self.frame_size, areas)
+        side = float(np.median(sides)) if sides else DEFAULT_TILE_SIDE * FACTORY_GRID
+        # The empty displays help only if every one was captured: one counter serves them all.
+        empty = np.stack(empties) if empties and all(e is not None for e in empties) else None
+        self.factories = RegionCounter(np.concatenate(grids), inside, self.frame_size, side, empty=empty)
         mean_r = float(np.mean([f.radius for f in profile.factories]))
         centre_info = setup.get("center") or {}
         grid, inside = polygon_grid(profile.center, FACTORY_GRID / (2 * mean_r))
         table_lab = np.array(centre_info.get("table_lab") or np.zeros((0, 3)), np.float32).reshape(-1, 3)
         self.centre = RegionCounter(grid, inside, self.frame_size,
-                                    float(centre_info.get("tile_area") or np.mean(areas)), table_lab,
-                                    allow_marker=True)
+                                    float(centre_info.get("tile_side") or side), table_lab,
+                                    allow_marker=True, empty=_empty_grid(centre_info, grid.shape[1:3], stack=True))
         ring = polygon_ring(profile.center, CENTRE_RING)
         pts = ring.reshape(-1, 2)
         keep = np.ones(len(pts), bool)

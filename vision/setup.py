@@ -28,24 +28,26 @@ class SetupError(ValueError):
     """The setup frame does not look like a table at setup (say so rather than learn nonsense)."""
 
 
-def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
-    """A copy of the profile with learned references, tile areas and colour model from a setup frame.
+def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationProfile:
+    """A copy of the profile with learned references, tile side and colour model from a setup frame.
 
     `frame` may be a list of frames of the still table at setup: their average is a reference with a fraction
-    of one frame's sensor noise (a second of video is plenty).
+    of one frame's sensor noise (a second of video is plenty). `empty`, optional (one frame or a list), is the
+    table just before the first deal, displays and centre empty: what lies under the tiles, so that nothing
+    there is ever taken for a tile.
     """
-    if isinstance(frame, (list, tuple)):
-        if not frame:
-            raise SetupError("no setup frames")
-        shapes = {f.shape for f in frame}
-        if len(shapes) != 1:
-            raise SetupError("the setup frames differ in size")
-        frame = np.mean(np.stack(frame).astype(np.float32), axis=0).round().astype(np.uint8)
+    frame = _average(frame, "setup")
     size = (frame.shape[1], frame.shape[0])
     bare = CalibrationProfile(profile.boards, profile.factories, profile.center, profile.image_size or size,
                               profile.variant, profile.camera, {})
     rec = TableRecognizer(bare, size)
     rec.check_frame(frame)
+    if empty is not None:
+        empty = _average(empty, "empty-table")
+        if empty.shape != frame.shape:
+            raise SetupError("the empty-table frames and the setup frames differ in size")
+        rec.factories.set_empty(rec.factories.sampler.sample(empty))
+        rec.centre.set_empty(rec.centre.sampler.sample(empty))
 
     boards = []
     for b in rec.boards:
@@ -66,19 +68,12 @@ def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
     if len(disc):
         dist = model.mahalanobis(disc, len(COLOURS)).min(axis=1)
         model.background = np.concatenate([model.background, disc[dist > 2.0]]).astype(np.float32)
-
-    # One tile's area: every display's grid is scaled to its radius, so all displays share it; the median over
-    # the displays keeps one hidden or misread display from setting it.
-    label, _ = bank.classify(frame, model, None)
-    tiles = sum(bank.tile_mask(label, c).reshape(bank.regions, -1).sum(axis=1) for c in range(len(COLOURS)))
-    areas = tiles / TILES_PER_FACTORY
-    want = bank.expected_tile_area
-    area = float(np.median(areas))
-    if not 0.4 * want <= area <= 1.3 * want:
-        # Not a setup frame, or most displays hidden: trust the set's proportions instead.
-        area = want * 0.75
-    factories = [{"tile_area": round(area, 2), "ring": encode_image(ring.sample(frame)[0])}
+    side = _tile_side(bank, bank.classify(frame, model, None)[0])
+    factories = [{"tile_side": round(side, 2), "ring": encode_image(ring.sample(frame)[0])}
                  for ring in rec.factory_rings]
+    if empty is not None:
+        for info, grid in zip(factories, bank.sampler.sample(empty)):
+            info["empty"] = encode_image(grid)
 
     # The centre: the table's own colours (k-means), minus a small cream cluster that is the marker itself.
     _, lab = rec.centre.classify(frame, model, None)
@@ -87,15 +82,45 @@ def learn_setup(profile: CalibrationProfile, frame) -> CalibrationProfile:
     if marker is not None:
         model.means[TILE_CLASSES.index(FIRST_PLAYER)] = marker
     centre = {
-        "tile_area": round(float(np.mean([f["tile_area"] for f in factories])), 2),
+        "tile_side": round(side, 2),
         "table_lab": np.round(table, 2).tolist(),
         "ring": encode_image(rec.centre_ring.sample(frame)[0]),
     }
+    if empty is not None:
+        centre["empty"] = encode_image(rec.centre.sampler.sample(empty)[0])
     learned = dict(profile.learned or {})
     learned["setup"] = {"boards": boards, "factories": factories, "center": centre}
     learned["colour_model"] = model.to_json()
     return CalibrationProfile(profile.boards, profile.factories, profile.center, profile.image_size or size,
                               profile.variant, profile.camera, learned)
+
+
+def _average(frames, what: str) -> np.ndarray:
+    """One frame, or the average of a list of same-sized frames of a still table."""
+    if not isinstance(frames, (list, tuple)):
+        return frames
+    if not frames:
+        raise SetupError(f"no {what} frames")
+    if len({f.shape for f in frames}) != 1:
+        raise SetupError(f"the {what} frames differ in size")
+    return np.mean(np.stack(frames).astype(np.float32), axis=0).round().astype(np.uint8)
+
+
+def _tile_side(bank, label: np.ndarray) -> float:
+    """A tile's side on the displays' canonical grids: the side at which the most displays show exactly 4 tiles
+    (the middle of the best run of sides). Every grid is scaled to its display's radius, so they share it."""
+    want = bank.expected_tile_side
+    sides = want * np.arange(0.7, 1.45, 0.05)
+    right = []
+    for side in sides:
+        found = bank.find_tiles(label, side)
+        per_display = np.bincount([t.region for t in found], minlength=bank.regions)
+        right.append(int(np.sum(per_display == TILES_PER_FACTORY)))
+    right = np.array(right)
+    if right.max() < max(1, bank.regions // 2):
+        return want  # not a setup frame, or most displays hidden: trust the set's proportions
+    best = np.flatnonzero(right == right.max())
+    return float(sides[best[len(best) // 2]])
 
 
 def _table_colours(pixels: np.ndarray, model: ColourModel, k: int = 4) -> tuple[np.ndarray, np.ndarray | None]:

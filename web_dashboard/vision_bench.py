@@ -59,6 +59,14 @@ def random_view(players: int, rng: np.random.Generator, variant: str = "colored"
             "first_player": marker}
 
 
+def empty_view(players: int) -> dict:
+    """The table just before the first deal: empty boards, empty displays, nothing in the centre."""
+    board = {"pattern_lines": [[] for _ in range(5)], "wall": [[None] * 5 for _ in range(5)], "floor": [],
+             "score_marker": 0}
+    return {"boards": [dict(board) for _ in range(players)], "factories": [{} for _ in range(2 * players + 1)],
+            "center": {"first_player": False}, "first_player": False}
+
+
 def setup_view(players: int, rng: np.random.Generator) -> dict:
     """The table at setup: empty boards, 4 tiles on every display, the marker alone in the centre."""
     empty = {"pattern_lines": [[] for _ in range(5)], "wall": [[None] * 5 for _ in range(5)], "floor": [],
@@ -168,8 +176,8 @@ def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int]
     look = Look.random(seed, width, height, **(look_overrides or {}))
     renderer = Renderer(players, variant, look, seed)
     profile = renderer.calibration()
-    setup_pieces = renderer.pieces(setup_view(players, rng))
-    profile = learn_setup(profile, [renderer.render(setup_pieces, shake=False).image for _ in range(SETUP_FRAMES)])
+    profile = learn_setup(profile, still_frames(renderer, setup_view(players, rng)),
+                          empty=still_frames(renderer, empty_view(players)))
     rec = TableRecognizer(profile)
     total = Score()
     times = []
@@ -183,6 +191,12 @@ def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int]
         times.append(time.perf_counter() - t0)
         total.add(score_observation(obs, view, frame.occluded))
     return total, times
+
+
+def still_frames(renderer, view: dict, count: int = SETUP_FRAMES) -> list:
+    """Renders of one still table: the frames a person's "capture" averages."""
+    pieces = renderer.pieces(view)
+    return [renderer.render(pieces, shake=False).image for _ in range(count)]
 
 
 def _random_hands(renderer, rng: np.random.Generator) -> tuple:
@@ -217,9 +231,8 @@ def occupancy_samples(seeds, frames: int = 2, size=(1280, 720)):
     for seed in seeds:
         rng = np.random.default_rng([seed, 77])
         renderer = Renderer(4, "colored", Look.random(seed, *size), seed)
-        setup_pieces = renderer.pieces(setup_view(4, rng))
-        profile = learn_setup(renderer.calibration(),
-                              [renderer.render(setup_pieces, shake=False).image for _ in range(SETUP_FRAMES)])
+        profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng)),
+                              empty=still_frames(renderer, empty_view(4)))
         rec = TableRecognizer(profile)
         for k in range(frames):
             view = random_view(4, rng)
@@ -312,7 +325,8 @@ def _time_recognition(seed: int, size: tuple[int, int], count: int) -> float:
     rng = np.random.default_rng(seed)
     renderer = Renderer(4, "colored", Look.random(seed, *size), seed)
     setup = renderer.render(renderer.pieces(setup_view(4, rng)), shake=False).image
-    rec = TableRecognizer(learn_setup(renderer.calibration(), setup))
+    empty = renderer.render(renderer.pieces(empty_view(4)), shake=False).image
+    rec = TableRecognizer(learn_setup(renderer.calibration(), setup, empty=empty))
     frames = [renderer.render(renderer.pieces(random_view(4, rng), salt=k)).image for k in range(4)]
     for f in frames:
         rec.recognize(f)  # warm-up: first calls allocate

@@ -8,7 +8,7 @@ import pytest
 from vision.setup import learn_setup
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
-from web_dashboard.vision_bench import random_view, setup_view
+from web_dashboard.vision_bench import empty_view, random_view, setup_view, still_frames
 
 
 class Table:
@@ -17,9 +17,9 @@ class Table:
         self.renderer = Renderer(players, "colored", look or Look(noise_sigma=2.0, jpeg_quality=90), seed)
         self.players = players
         self.calibration = self.renderer.calibration()
-        pieces = self.renderer.pieces(setup_view(players, self.rng))
-        self.setup_frames = [self.renderer.render(pieces, shake=False).image for _ in range(3)]
-        self.profile = learn_setup(self.calibration, self.setup_frames)
+        self.empty_frames = still_frames(self.renderer, empty_view(players))
+        self.setup_frames = still_frames(self.renderer, setup_view(players, self.rng))
+        self.profile = learn_setup(self.calibration, self.setup_frames, empty=self.empty_frames)
 
     def frame(self, view: dict | None = None, hands=(), salt: int = 0):
         view = view or random_view(self.players, self.rng)

@@ -1,0 +1,85 @@
+"""Tiles found as shapes on a display's label grid, and the empty-table capture that keeps print from being tiles."""
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.colour_model import COLOURS
+from vision.counting import RegionCounter, circle_grid
+from vision.recognizer import TableRecognizer
+from vision.setup import learn_setup
+
+SIDE = 11.0
+RED, BLUE = COLOURS.index("red"), COLOURS.index("blue")
+
+
+def _counter() -> RegionCounter:
+    grid, inside = circle_grid((100.0, 100.0), 50.0, 40)
+    return RegionCounter(grid, inside, (200, 200), SIDE)
+
+
+def _square(label: np.ndarray, colour: int, cx: float, cy: float, angle: float = 0.0, side: float = SIDE) -> None:
+    box = cv2.boxPoints(((cx, cy), (side, side), angle))
+    mask = np.zeros(label.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 1)
+    label[mask.astype(bool)] = colour
+
+
+def _count(label: np.ndarray) -> dict:
+    counter = _counter()
+    found = counter.find_tiles(label[None])
+    return {COLOURS[c]: sum(t.colour == c for t in found) for c in {t.colour for t in found}}
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 45.0])
+def test_touching_tiles_of_one_colour_are_counted_one_by_one(angle):
+    label = np.full((40, 40), -1, np.int8)
+    ux, uy = np.cos(np.radians(angle)) * SIDE, np.sin(np.radians(angle)) * SIDE
+    for k in range(3):
+        _square(label, RED, 12 + k * ux, 14 + k * uy, angle)
+    assert _count(label) == {"red": 3}
+
+
+def test_a_block_of_four_and_a_lone_tile():
+    label = np.full((40, 40), -1, np.int8)
+    for dx in (0, SIDE):
+        for dy in (0, SIDE):
+            _square(label, BLUE, 12 + dx, 12 + dy)
+    assert _count(label) == {"blue": 4}
+    label[:] = -1
+    _square(label, RED, 20, 20, 20.0)
+    assert _count(label) == {"red": 1}
+
+
+def test_thin_things_of_a_tile_colour_are_no_tiles():
+    label = np.full((40, 40), -1, np.int8)
+    label[8:32, 18:20] = BLUE  # a petal, a shadow band: long but a fifth of a tile wide
+    label[5:7, 5:30] = RED
+    assert _count(label) == {}
+
+
+def test_the_empty_table_capture_is_stored_and_used(plain_table):
+    profile = plain_table.profile
+    setup = profile.learned["setup"]
+    assert all(f.get("empty") for f in setup["factories"]) and setup["center"].get("empty")
+    assert 0.8 * SIDE <= setup["factories"][0]["tile_side"] <= 1.5 * SIDE
+    rec = TableRecognizer(profile)
+    assert rec.factories.empty is not None and rec.centre.empty is not None
+    without = learn_setup(plain_table.calibration, plain_table.setup_frames)
+    assert "empty" not in without.learned["setup"]["factories"][0]
+    assert TableRecognizer(without).factories.empty is None
+
+
+def test_the_empty_table_reads_empty_with_the_capture(plain_table):
+    rec = TableRecognizer(plain_table.profile)
+    obs = rec.recognize(plain_table.empty_frames[0])
+    assert all(not {k: v for k, v in f.items() if k not in ("occluded", "confidence")} for f in obs["factories"])
+    assert not any(v for k, v in obs["center"].items() if k in COLOURS)
+
+
+def test_empty_frames_of_another_size_are_refused(plain_table):
+    from vision.setup import SetupError
+
+    small = [cv2.resize(f, (320, 240)) for f in plain_table.empty_frames]
+    with pytest.raises(SetupError, match="differ in size"):
+        learn_setup(plain_table.calibration, plain_table.setup_frames, empty=small)
