@@ -10,7 +10,6 @@ Until then this object *is* the loop's recognizer and returns None: there is not
 from __future__ import annotations
 
 import collections
-import inspect
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,9 +64,21 @@ class SetupCapture:
 
 
 def learn(profile, setup_frame: np.ndarray, empty_frames: list[np.ndarray]):
-    """learn_setup with the empty-table frames when this vision build takes them (`empty=` is newer)."""
+    """What vision learns at setup, with the empty table when it was captured."""
     from vision.setup import learn_setup
 
-    if empty_frames and "empty" in inspect.signature(learn_setup).parameters:
-        return learn_setup(profile, setup_frame, empty=empty_frames)
-    return learn_setup(profile, setup_frame)
+    return learn_setup(profile, setup_frame, empty=empty_frames or None)
+
+
+def simulated_press(animation, frame) -> str | None:
+    """When the simulated person at a rendered table presses capture: over the still empty table, and once every
+    display is dealt, each time with no hand over the table. The truth says only *when*, never what is there."""
+    covered = frame.truth["occluded"]
+    if any(covered["boards"]) or any(covered["factories"]) or covered["center"]:
+        return None
+    event = frame.truth["event"]
+    if event["type"] == "setup":
+        return EMPTY
+    if event["type"] == "deal" and event.get("factories_dealt") == len(animation.renderer.table.factories):
+        return SETUP
+    return None

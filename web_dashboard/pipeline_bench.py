@@ -2,8 +2,8 @@
 
 Each game is rendered by the synthetic table (vision.synthetic) frame by frame. The pipeline sees only what a
 user's companion sees: the frames, the calibration a person would write (board corners, factory circles, centre
-polygon), a setup capture taken when the person presses "capture" with the first deal on the table, and who
-starts. The ground truth is read only here, to score: the committed move log against the true one, every
+polygon), the setup captures taken when the person presses "capture" (over the empty table, then with the first
+deal on the table), and who starts. The ground truth is read only here, to score: the committed move log against the true one, every
 committed move that was wrong at the time (false moves), alerts against the deliberate illegal placements,
 and the time from the table coming to rest after a move to its commit.
 """
@@ -50,13 +50,18 @@ def _true_moves(log: list[dict]) -> list[dict]:
 def run_game(seed: int, players: int, variant: str, size=(1280, 720), pace: Pace = BENCH_PACE) -> GameScore:
     from tracker.game import Game
     from tracker.inference import MoveTracker
-    from vision.recognizer import TableRecognizer
-    from vision.setup import learn_setup
+    from web_dashboard.capture import SetupCapture, simulated_press
 
     score = GameScore(seed, players, variant)
     animation = GameAnimation(players, seed, variant, look=Look.random(seed, *size), pace=pace)
     profile = animation.renderer.calibration()  # what the person wrote, as `simulate` saves it
-    tracker = recognizer = None
+    tracker = recognize = None
+
+    def ready(_learned, recognizer) -> None:
+        nonlocal recognize
+        recognize = recognizer
+
+    capture = SetupCapture(profile, on_ready=ready)
     committed_moves = 0
     alert_on = False
     illegal_windows: list[list[float]] = []  # [start, end] of each misplacement on the table
@@ -75,20 +80,19 @@ def run_game(seed: int, players: int, variant: str, size=(1280, 720), pace: Pace
             rest_at.setdefault(true_index, t)
         elif event["type"] == "move" and stage == "reach" and true_index in rest_at:
             true_index += 1
-        if recognizer is None:
-            # The person presses "capture" once the first deal is out and no hand is over the table.
-            covered = frame.truth["occluded"]
-            no_hands = not any(covered["boards"]) and not any(covered["factories"]) and not covered["center"]
-            if event["type"] == "deal" and no_hands and \
-                    event.get("factories_dealt") == len(animation.renderer.table.factories):
-                profile = learn_setup(profile, frame.image)
-                recognizer = TableRecognizer(profile, size)
-                start_player = animation.log[0]["start_player"]
-                tracker = MoveTracker(Game.new(players, variant, start_player=start_player))
-            else:
+        if tracker is None:  # setting up: not timed (learning happens once, not per frame)
+            press = simulated_press(animation, frame)
+            if press is not None:
+                capture.press(press)
+            observation = capture(frame.image, t)  # None until the setup is learned
+            if observation is None:
                 continue
-        begin = time.perf_counter()
-        status = tracker.observe(recognizer.recognize(frame.image, t), t)
+            tracker = MoveTracker(Game.new(players, variant, start_player=animation.log[0]["start_player"]))
+            begin = time.perf_counter()
+        else:
+            begin = time.perf_counter()
+            observation = recognize(frame.image, t)
+        status = tracker.observe(observation, t)
         score.pipeline_seconds += time.perf_counter() - begin
         score.frames += 1
         now_moves = [e for e in tracker.game.record.events_in_force() if e["type"] == "move"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from vision.pacing import FramePacer
-from web_dashboard.capture import EMPTY, SETUP, SetupCapture
+from web_dashboard.capture import SetupCapture, simulated_press
 from web_dashboard.pipeline import CameraLoop
 from web_dashboard.session import TableSession
 from web_dashboard.wizard import overlay_painter
@@ -171,13 +171,9 @@ class DemoHost:
     def see(self, animation, frame) -> None:
         if frame.index == 0:
             self._new_game(animation)
-        if self.capture is None or _hands_over_table(frame.truth["occluded"]):
-            return
-        event = frame.truth["event"]
-        if event["type"] == "setup":
-            self.capture.press(EMPTY)
-        elif event["type"] == "deal" and event.get("factories_dealt") == len(animation.renderer.table.factories):
-            self.capture.press(SETUP)
+        press = simulated_press(animation, frame) if self.capture is not None else None
+        if press is not None:
+            self.capture.press(press)
 
     def _new_game(self, animation) -> None:
         start = animation.log[0]["start_player"]
@@ -195,10 +191,6 @@ class DemoHost:
         self.capture = None
         self.loop.use_calibration(overlay_painter(profile), recognize,
                                   "on (vision.recognizer.TableRecognizer; setup learned from these frames)")
-
-
-def _hands_over_table(occluded: dict) -> bool:
-    return any(occluded["boards"]) or any(occluded["factories"]) or bool(occluded["center"])
 
 
 @dataclass

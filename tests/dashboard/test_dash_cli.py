@@ -116,7 +116,8 @@ def test_demo_drives_the_led_display_given_with_display():
         process = cli("demo", "--no-vision", "--display", server.url, "--port", str(free_port()),
                       "--max-seconds", "4", "--move-seconds", "0.2")
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and server.shown_state() is None:
+        # The display may first show the bare table (no scores yet) while the game is being set up.
+        while time.monotonic() < deadline and not (server.shown_state() and server.shown_state().scores):
             time.sleep(0.05)
         shown = server.shown_state()
         out, err = process.communicate(timeout=20)

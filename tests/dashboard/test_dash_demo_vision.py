@@ -152,21 +152,18 @@ def test_a_failed_setup_says_so_and_waits(tmp_path, monkeypatch):
     assert grab(frame, 0.2) is None and "the boards are not empty" in labels[-1]
 
 
-@pytest.mark.parametrize("takes_empty", [True, False])
-def test_learn_passes_the_empty_table_only_to_a_learn_setup_that_takes_it(monkeypatch, takes_empty):
+def test_learn_passes_the_empty_table_when_it_was_captured(monkeypatch):
     calls = []
-    if takes_empty:
-        def learn_setup(profile, frame, empty=None):
-            calls.append(empty)
-            return profile
-    else:
-        def learn_setup(profile, frame):
-            calls.append("no empty")
-            return profile
+
+    def learn_setup(profile, frame, empty=None):
+        calls.append(empty)
+        return profile
+
     monkeypatch.setattr("vision.setup.learn_setup", learn_setup)
     frame = np.zeros((4, 4, 3), np.uint8)
     capture.learn("profile", frame, [frame])
-    assert calls == ([[frame]] if takes_empty else ["no empty"])
+    capture.learn("profile", frame, [])
+    assert calls == [[frame], None]
 
 
 def test_the_led_display_follows_the_game_and_its_undo_button_works(tmp_path):
