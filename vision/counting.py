@@ -83,13 +83,14 @@ class RegionCounter:
 
     def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_side: float,
                  table_lab: np.ndarray | None = None, allow_marker: bool = False,
-                 empty: np.ndarray | None = None) -> None:
+                 empty: np.ndarray | None = None, capacity: int = 4) -> None:
         self.sampler = PatchSampler(grid, frame_size)
         self.regions, self.size = grid.shape[0], grid.shape[1]
         self.inside = np.broadcast_to(inside, grid.shape[:3]).copy()
         self.table_lab = table_lab if table_lab is not None else np.zeros((0, 3), np.float32)
         self.allow_marker = allow_marker
         self.tile_side = float(tile_side)
+        self.capacity = capacity  # most tiles the region can hold (a display: 4)
         self.empty: EmptyReference | None = None
         if empty is not None:
             self.set_empty(empty)
@@ -191,11 +192,19 @@ class RegionCounter:
         return tiles
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
-        label, glare = self.classify_fast(frame, model, gain)
+        return self.count_labels(*self.classify_fast(frame, model, gain))
+
+    def count_labels(self, label: np.ndarray, glare: np.ndarray) -> list[RegionCount]:
+        """Counts from per-pixel classes (N, G, G) and each region's glare share."""
         found = self.find_tiles(label)
         out = []
         for r in range(self.regions):
             mine = [t for t in found if t.region == r]
+            tiles = sorted((t for t in mine if t.colour < len(COLOURS)), key=lambda t: -t.fill)
+            for extra in tiles[self.capacity:]:
+                # More tiles than the region can hold: the least full cores were stains or a misread edge.
+                mine.remove(extra)
+                self.doubts[r, extra.colour] = max(self.doubts[r, extra.colour], extra.fill)
             counts: dict[str, int] = {}
             conf: dict[str, float] = {}
             for c, name in enumerate(COLOURS):

@@ -24,6 +24,7 @@ from vision.occlusion import OcclusionCheck, RingWatcher, circle_ring, polygon_r
 FACTORY_RING = (1.1, 1.3)  # table just outside a display, in radii
 CENTRE_RING = 1.06
 BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
+CENTRE_CAPACITY = 100  # tiles: the whole set
 DEFAULT_TILE_SIDE = 0.277  # a tile's side on a display's grid, in grid widths (BOARD-GEOMETRY.md), if not learned
 
 
@@ -116,7 +117,8 @@ class TableRecognizer:
         table_lab = np.array(centre_info.get("table_lab") or np.zeros((0, 3)), np.float32).reshape(-1, 3)
         self.centre = RegionCounter(grid, inside, self.frame_size,
                                     float(centre_info.get("tile_side") or side), table_lab,
-                                    allow_marker=True, empty=_empty_grid(centre_info, grid.shape[1:3], stack=True))
+                                    allow_marker=True, empty=_empty_grid(centre_info, grid.shape[1:3], stack=True),
+                                    capacity=CENTRE_CAPACITY)
         ring = polygon_ring(profile.center, CENTRE_RING)
         pts = ring.reshape(-1, 2)
         keep = np.ones(len(pts), bool)

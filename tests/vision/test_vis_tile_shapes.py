@@ -83,3 +83,14 @@ def test_empty_frames_of_another_size_are_refused(plain_table):
     small = [cv2.resize(f, (320, 240)) for f in plain_table.empty_frames]
     with pytest.raises(SetupError, match="differ in size"):
         learn_setup(plain_table.calibration, plain_table.setup_frames, empty=small)
+
+
+def test_a_display_never_holds_more_than_four_tiles():
+    label = np.full((40, 40), -1, np.int8)
+    for k, (cx, cy) in enumerate([(10, 10), (23, 10), (10, 23), (23, 23)]):
+        _square(label, COLOURS.index(("red", "blue", "yellow", "white")[k]), cx, cy)
+    label[30:36, 30:38] = COLOURS.index("black")  # a stain just big enough to fill a core, less than the tiles
+    counter = _counter()
+    (count,) = counter.count_labels(label[None], np.zeros(1))
+    assert count.counts == {"red": 1, "blue": 1, "yellow": 1, "white": 1}
+    assert count.count_confidence["black"] < 0.5
