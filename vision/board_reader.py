@@ -55,6 +55,9 @@ class BoardReader:
         self.pattern_index = {s.index: i for i, s in enumerate(spaces) if s.kind == PATTERN}
         self.wall_index = {s.index: i for i, s in enumerate(spaces) if s.kind == WALL}
         self.floor_index = [i for i, s in enumerate(spaces) if s.kind == FLOOR]
+        self.line_index = [np.array([self.pattern_index[(r, j)] for j in range(r + 1)]) for r in range(5)]
+        self.wall_grid = np.array([[self.wall_index[(r, c)] for c in range(5)] for r in range(5)])
+        self.decided = np.flatnonzero(np.isin(self.kind, (PATTERN, WALL, FLOOR)))
         self.patch = patch
         self.cream = np.flatnonzero((self.kind == PATTERN) | (self.kind == FLOOR))
         floor = (self.kind == FLOOR)[:, None]
@@ -66,6 +69,7 @@ class BoardReader:
             self.ref_ground = np.median(reference_main[self.ground].reshape(-1, 3).astype(np.float32), axis=0)
             smooth = _smooth(reference_main)
             self.ref_lab = to_lab(smooth)
+            self.ref_stats = ReferenceStats.of(self.ref_lab)
             self.ref_mid = _middle_median(smooth, self.middle)
             self._gains: dict[float, np.ndarray] = {}
             self.occupancy_weights = self._occupancy_weights(to_lab(self.ref_mid * self._print_gain(0.0)))
@@ -135,7 +139,7 @@ class BoardReader:
         smooth = _smooth(main)
         lab = to_lab(smooth, gain)
         if self.ref_lab is not None:
-            feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground)
+            feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground, self.ref_stats)
             occupancy = _logistic(feats, self.occupancy_weights)
             centre_lab = self._print_lit(smooth, gain, occupancy)
             colour_probs = PRINT_LIT.probabilities(centre_lab)
@@ -143,7 +147,7 @@ class BoardReader:
             # No reference: cream spaces are told by colour (a tile is far from the board's cream); wall spaces
             # cannot be told at all on the colored side, so they stay undecided (0.5) and say so.
             mid = lab[:, self.middle[0], self.middle[1]].reshape(n, -1, 3)
-            centre_lab = _rowq(np.sort(mid, axis=1), 50)
+            centre_lab = _quantiles(mid.transpose(0, 2, 1).reshape(n * 3, -1), (50,))[0].reshape(n, 3)
             colour_probs = model.probabilities(centre_lab)
             cream = _cream_estimate(centre_lab, self.kind)
             dist = np.sqrt(np.sum((centre_lab - cream) ** 2, axis=1))
@@ -157,12 +161,12 @@ class BoardReader:
 
         pattern = self._pattern(occupancy, colour_probs)
         floor = [self._slot(occupancy[i], colour_probs[i], allow_marker=True) for i in self.floor_index]
-        wall = [[float(occupancy[self.wall_index[(r, c)]]) for c in range(5)] for r in range(5)]
+        wall = occupancy[self.wall_grid].tolist()
         marker, marker_conf = self._score(score, gain)
 
         # Confidence of the board: the least certain decision it contains.
-        decided = [occupancy[i] for i in range(n) if self.kind[i] in (PATTERN, WALL, FLOOR)]
-        occ_conf = float(np.min(np.maximum(decided, 1 - np.asarray(decided)))) if decided else 0.0
+        decided = occupancy[self.decided]
+        occ_conf = float(np.min(np.maximum(decided, 1 - decided))) if len(decided) else 0.0
         confidence = 0.3 if occluded else occ_conf
         if not self.has_reference:
             confidence = min(confidence, 0.5)
@@ -175,35 +179,34 @@ class BoardReader:
         classes = TILE_CLASSES if allow_marker else COLOURS
         p = probs[: len(classes)]
         p = p / max(p.sum(), 1e-9)
-        out = {name: float(p_occ * v) for name, v in zip(classes, p)}
+        out = dict(zip(classes, (p_occ * p).tolist()))
         out["empty"] = float(1 - p_occ)
         return out
 
     def _pattern(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[list[dict[str, float]]]:
         lines = []
-        for r in range(5):
-            idx = [self.pattern_index[(r, j)] for j in range(r + 1)]
+        for idx in self.line_index:
             occ = occupancy[idx]
             probs = colour_probs[idx, :N_COLOURS] + 1e-6
             probs /= probs.sum(axis=1, keepdims=True)
             # A line holds one colour: the occupied slots vote (sum of log-probabilities, weighted by occupancy).
             vote = np.exp(np.sum(occ[:, None] * np.log(probs), axis=0))
             vote /= vote.sum()
+            # Keep a slot's own reading when it clearly disagrees with the line: that is an illegal placement the
+            # tracker must see, not noise to vote away.
+            own = (probs.max(axis=1) > 0.995) & (probs.argmax(axis=1) != vote.argmax())
+            mixed = np.where(own[:, None], probs, vote[None]) * occ[:, None]
             slots = []
-            for k in range(len(idx)):
-                own = probs[k]
-                # Keep a slot's own reading when it clearly disagrees with the line: that is an illegal
-                # placement the tracker must see, not noise to vote away.
-                mixed = own if own.max() > 0.995 and own.argmax() != vote.argmax() else vote
-                slot = {name: float(occ[k] * v) for name, v in zip(COLOURS, mixed)}
-                slot["empty"] = float(1 - occ[k])
+            for values, p_occ in zip(mixed.tolist(), occ.tolist()):
+                slot = dict(zip(COLOURS, values))
+                slot["empty"] = 1.0 - p_occ
                 slots.append(slot)
             lines.append(slots)
         return lines
 
     def _score(self, score: np.ndarray, gain: np.ndarray | None) -> tuple[int | None, float]:
         lum = to_lab(score, gain)[..., 0].reshape(len(score), -1)
-        med = _rowq(np.sort(lum, axis=1), 50)
+        med = _quantiles(lum, (50,))[0]
         base = self.score_base if self.score_base is not None else np.full(len(med), np.percentile(med, 75))
         dark = base - med
         order = np.argsort(dark)
@@ -214,61 +217,87 @@ class BoardReader:
         return int(order[-1]), conf
 
 
-def occupancy_features(lab: np.ndarray, ref_lab: np.ndarray, ground: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class ReferenceStats:
+    """What occupancy_features needs of the empty board that does not change from frame to frame."""
+
+    lum_mean: np.ndarray  # (N,) mean L* over each printed space
+    lum_std: np.ndarray
+    lum_centred: np.ndarray  # (N, M) L* less its mean, for the correlation with the frame
+    lum_energy: np.ndarray  # (N,) sum of squares of lum_centred
+    chroma_median: np.ndarray
+    edges: np.ndarray  # (N,) see _edges
+
+    @staticmethod
+    def of(ref_lab: np.ndarray) -> ReferenceStats:
+        inner = _inner(ref_lab)
+        lum = inner[..., 0].reshape(len(ref_lab), -1)
+        centred = lum - lum.mean(axis=1, keepdims=True)
+        chroma = np.hypot(inner[..., 1], inner[..., 2]).reshape(len(ref_lab), -1)
+        return ReferenceStats(lum.mean(axis=1), lum.std(axis=1), centred, np.sum(centred * centred, axis=1),
+                              _quantiles(chroma, (50,))[0], _edges(ref_lab[..., 0]))
+
+
+def _inner(lab: np.ndarray) -> np.ndarray:
+    """The printed space itself (patches reach past it): (N, P', P', C)."""
+    p = lab.shape[1]
+    lo, hi = int(round(p * 0.2)), int(round(p * 0.8))
+    return lab[:, lo:hi, lo:hi]
+
+
+def occupancy_features(lab: np.ndarray, ref_lab: np.ndarray, ground: np.ndarray,
+                       ref: ReferenceStats | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(N, F) features of change against the reference per space, and the ground patches' median change.
 
     Changes are measured in units of this frame's own noise: the median change over the ground patches, where
-    nothing is ever put, is what sensor noise, JPEG and a slightly different light do on their own.
+    nothing is ever put, is what sensor noise, JPEG and a slightly different light do on their own. `ref` is
+    ReferenceStats.of(ref_lab), passed by a reader that keeps it.
     """
-    n, p = lab.shape[:2]
-    diff = np.sqrt(np.sum((lab - ref_lab) ** 2, axis=-1))  # (N, P, P)
-    ground_change = _rowq(np.sort(diff[ground].reshape(len(ground), -1), axis=1), 50)
+    ref = ref or ReferenceStats.of(ref_lab)
+    n = len(lab)
+    delta = lab - ref_lab
+    diff = np.sqrt(np.einsum("...i,...i->...", delta, delta))  # (N, P, P); einsum: sum over 3 is slow in numpy
+    ground_change = _quantiles(diff[ground].reshape(len(ground), -1), (50,))[0]
     noise = max(float(np.median(ground_change)), 1.0)
-    lo, hi = int(round(p * 0.2)), int(round(p * 0.8))  # the printed space itself (patches reach past it)
-    inner = diff[:, lo:hi, lo:hi].reshape(n, -1)
-    cur_l = lab[:, lo:hi, lo:hi, 0].reshape(n, -1)
-    ref_l = ref_lab[:, lo:hi, lo:hi, 0].reshape(n, -1)
-    cur_c = np.hypot(lab[:, lo:hi, lo:hi, 1], lab[:, lo:hi, lo:hi, 2]).reshape(n, -1)
-    ref_c = np.hypot(ref_lab[:, lo:hi, lo:hi, 1], ref_lab[:, lo:hi, lo:hi, 2]).reshape(n, -1)
+    inner = _inner(diff).reshape(n, -1)
+    cur = _inner(lab)
+    cur_l = cur[..., 0].reshape(n, -1)
+    cur_c = np.hypot(cur[..., 1], cur[..., 2]).reshape(n, -1)
     cl = cur_l - cur_l.mean(axis=1, keepdims=True)
-    rl = ref_l - ref_l.mean(axis=1, keepdims=True)
-    dl = (lab[..., 0] - ref_lab[..., 0]).reshape(n, -1)
-    inner_s = np.sort(inner, axis=1)
-    dl_s = np.sort(dl, axis=1)
-    ncc = np.sum(cl * rl, axis=1) / (np.sqrt(np.sum(cl * cl, axis=1) * np.sum(rl * rl, axis=1)) + 1e-3)
+    ncc = np.sum(cl * ref.lum_centred, axis=1) / (np.sqrt(np.sum(cl * cl, axis=1) * ref.lum_energy) + 1e-3)
+    q25, q75, q90 = _quantiles(inner, (25, 75, 90))
+    dl3, dl97 = _quantiles(delta[..., 0].reshape(n, -1), (3, 97))
+    hue = np.hypot(delta[..., 1], delta[..., 2]).reshape(n, -1)
     feats = np.column_stack([
         np.log1p(inner.mean(axis=1) / noise),
         np.log1p(diff.reshape(n, -1).mean(axis=1) / noise),
-        np.log1p(_rowq(inner_s, 75) / noise),
-        np.log1p(_rowq(inner_s, 25) / noise),
-        (cur_l.mean(axis=1) - ref_l.mean(axis=1)) / 10.0,
-        (_rowq(np.sort(cur_c, axis=1), 50) - _rowq(np.sort(ref_c, axis=1), 50)) / 10.0,
-        (cur_l.std(axis=1) - ref_l.std(axis=1)) / 10.0,
+        np.log1p(q75 / noise),
+        np.log1p(q25 / noise),
+        (cur_l.mean(axis=1) - ref.lum_mean) / 10.0,
+        (_quantiles(cur_c, (50,))[0] - ref.chroma_median) / 10.0,
+        (cur_l.std(axis=1) - ref.lum_std) / 10.0,
         ncc,
         np.full(n, np.log(noise)),
         # Bevel highlights and gloss brighten, side faces and shadows darken a few pixels a lot.
-        np.log1p(_rowq(np.sort(diff.reshape(n, -1), axis=1), 95) / noise),
-        _rowq(dl_s, 97) / 10.0,
-        _rowq(dl_s, 3) / 10.0,
-        np.log1p(_rowq(inner_s, 90) / noise),
-        *_edge_features(lab[..., 0], ref_lab[..., 0]),
+        np.log1p(_quantiles(diff.reshape(n, -1), (95,))[0] / noise),
+        dl97 / 10.0,
+        dl3 / 10.0,
+        np.log1p(q90 / noise),
+        *_edge_features(delta[..., 0], _edges(lab[..., 0]) - ref.edges),
         # A tile on its own printed colour keeps the hue; what changes is the motif's place and the gloss.
-        np.log1p(_rowq(np.sort(np.hypot(*(lab[..., 1:] - ref_lab[..., 1:]).reshape(n, -1, 2).transpose(2, 0, 1)),
-                               axis=1), 50) / noise),
+        np.log1p(_quantiles(hue, (50,))[0] / noise),
     ]).astype(np.float32)
     return feats, ground_change
 
 
-def _edge_features(lum: np.ndarray, ref_lum: np.ndarray) -> list[np.ndarray]:
+def _edge_features(dl: np.ndarray, edge_change: np.ndarray) -> list[np.ndarray]:
     """A tile's shadow and side faces darken one or two sides of its patch's border (which ones depends on the
     light and the camera), its bevel adds sharp edges: the darkest, second darkest and lightest border strip
-    against the reference, and the change of edge strength."""
-    n, p = lum.shape[:2]
-    b = max(2, int(round(p * 0.2)))
-    dl = lum - ref_lum
+    of the L* change (N, P, P) against the reference, and the change of edge strength (N,)."""
+    b = max(2, int(round(dl.shape[1] * 0.2)))
     strips = np.sort(np.column_stack([dl[:, :b].mean(axis=(1, 2)), dl[:, -b:].mean(axis=(1, 2)),
                                       dl[:, :, :b].mean(axis=(1, 2)), dl[:, :, -b:].mean(axis=(1, 2))]), axis=1)
-    return [strips[:, 0] / 10.0, strips[:, 1] / 10.0, strips[:, 3] / 10.0, (_edges(lum) - _edges(ref_lum)) / 5.0]
+    return [strips[:, 0] / 10.0, strips[:, 1] / 10.0, strips[:, 3] / 10.0, edge_change / 5.0]
 
 
 def _edges(lum: np.ndarray) -> np.ndarray:
@@ -297,21 +326,26 @@ def _logistic(feats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return _sigmoid(np.sum(feats * weights[..., :-1], axis=-1) + weights[..., -1])
 
 
-def _rowq(sorted_rows: np.ndarray, q: float) -> np.ndarray:
-    """np.percentile(x, q, axis=1) of rows already sorted along axis 1 (linear interpolation, as numpy's):
-    one sort serves several quantiles, and skips numpy's per-call overhead that dominated the frame time."""
-    m = sorted_rows.shape[1]
-    pos = q / 100.0 * (m - 1)
-    lo = int(np.floor(pos))
-    hi = min(lo + 1, m - 1)
-    frac = pos - lo
-    return sorted_rows[:, lo] * (1 - frac) + sorted_rows[:, hi] * frac
+def _quantiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
+    """np.percentile(rows, q, axis=1) for each q of float rows (N, M) (linear interpolation, as numpy's): one sort
+    serves every q and skips numpy's per-call overhead that dominated the frame time (numpy's sort of float rows is
+    vectorised; np.partition is slower at these sizes)."""
+    part = np.sort(rows, axis=1)
+    m = rows.shape[1]
+    out = []
+    for q in qs:
+        pos = q / 100.0 * (m - 1)
+        lo = int(np.floor(pos))
+        hi, frac = min(lo + 1, m - 1), pos - lo
+        out.append(part[:, lo] * (1 - frac) + part[:, hi] * frac)
+    return out
 
 
 def _middle_median(patches: np.ndarray, middle: tuple[slice, slice]) -> np.ndarray:
-    """(N, 3) float32 per-channel median of each patch's middle."""
-    mid = patches[:, middle[0], middle[1]].reshape(len(patches), -1, patches.shape[-1])
-    return _rowq(np.sort(mid, axis=1), 50).astype(np.float32)
+    """(N, C) float32 per-channel median of each patch's middle."""
+    n, c = len(patches), patches.shape[-1]
+    mid = patches[:, middle[0], middle[1]].reshape(n, -1, c).transpose(0, 2, 1).astype(np.float32)
+    return _quantiles(mid.reshape(n * c, -1), (50,))[0].reshape(n, c)
 
 
 def _smooth(patches: np.ndarray) -> np.ndarray:
