@@ -168,28 +168,39 @@ class RegionCounter:
         region and class, the fullest core that fell short (a tile half hidden, or a big stain)."""
         side = side or self.tile_side
         core, whole = _disc(CORE * side), _disc(0.5 * side)
-        g = self.size
-        gy, gx = np.mgrid[:g, :g]
+        g, pad = self.size, whole.shape[0]
         tiles = []
         self.doubts = np.zeros((self.regions, self._classes()))
-        for r in range(self.regions):
-            for c in range(self._classes()):
-                mask = (label[r] == c).astype(np.float32)
-                while mask.sum() * core.max() >= FULL - DOUBT:  # enough pixels left to fill a core at all
-                    fill = cv2.filter2D(mask, -1, core, borderType=cv2.BORDER_CONSTANT)
-                    # Among places equally full at the core, the tile's middle is the one whose whole inscribed
-                    # disc is fullest: picked off-centre, a tile would leave a crescent to be counted again.
-                    around = cv2.filter2D(mask, -1, whole, borderType=cv2.BORDER_CONSTANT)
-                    y, x = np.unravel_index(int(np.argmax(fill + around)), fill.shape)
-                    best = float(fill[y, x])
-                    if best < FULL - DOUBT:
-                        break
-                    if best >= FULL:
-                        tiles.append(Tile(r, c, int(y), int(x), best))
-                    else:
-                        self.doubts[r, c] = max(self.doubts[r, c], best)
-                    mask[(gy - y) ** 2 + (gx - x) ** 2 <= (ERASE * side) ** 2] = 0.0
+        for c in range(self._classes()):
+            # First pass over all regions at once (stacked with a gap, so no disc straddles two regions); only
+            # regions with a core anywhere near full are then taken apart tile by tile.
+            strip = np.zeros((self.regions, g + pad, g), np.float32)
+            strip[:, :g] = label == c
+            fill = cv2.filter2D(strip.reshape(-1, g), -1, core, borderType=cv2.BORDER_CONSTANT)
+            peak = fill.reshape(strip.shape)[:, :g].max(axis=(1, 2))
+            for r in np.flatnonzero(peak >= FULL - DOUBT):
+                tiles += self._explain(strip[r, :g].copy(), int(r), c, core, whole, side)
         return tiles
+
+    def _explain(self, mask: np.ndarray, r: int, c: int, core: np.ndarray, whole: np.ndarray,
+                 side: float) -> list[Tile]:
+        tiles = []
+        g = self.size
+        gy, gx = np.ogrid[:g, :g]
+        while True:
+            fill = cv2.filter2D(mask, -1, core, borderType=cv2.BORDER_CONSTANT)
+            # Among places equally full at the core, the tile's middle is the one whose whole inscribed disc is
+            # fullest: picked off-centre, a tile would leave a crescent to be counted again.
+            around = cv2.filter2D(mask, -1, whole, borderType=cv2.BORDER_CONSTANT)
+            y, x = np.unravel_index(int(np.argmax(fill + around)), fill.shape)
+            best = float(fill[y, x])
+            if best < FULL - DOUBT:
+                return tiles
+            if best >= FULL:
+                tiles.append(Tile(r, c, int(y), int(x), best))
+            else:
+                self.doubts[r, c] = max(self.doubts[r, c], best)
+            mask[(gy - y) ** 2 + (gx - x) ** 2 <= (ERASE * side) ** 2] = 0.0
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
@@ -225,15 +236,18 @@ class EmptyReference:
     its colour: the disc's rosette is not a white tile under a warm lamp, its cream not a marker."""
 
     def __init__(self, lab: np.ndarray) -> None:
-        # The reference and its 8 one-pixel shifts: a printed edge that moved by a pixel still matches.
-        g = lab.shape[1]
-        pad = np.pad(lab, ((0, 0), (1, 1), (1, 1), (0, 0)), mode="edge")
-        self.shifted = np.stack([pad[:, dy:dy + g, dx:dx + g] for dy in range(3) for dx in range(3)])
+        # Per channel, the range of the reference over each pixel's 3x3 neighbourhood: a printed edge that
+        # moved by a pixel still matches.
+        n, g = lab.shape[:2]
+        strip = np.ascontiguousarray(lab.reshape(n * g, g, 3))
+        kernel = np.ones((3, 3), np.uint8)
+        tolerance = UNCHANGED_DELTA_E / np.sqrt(3)
+        self.low = (cv2.erode(strip, kernel) - tolerance).reshape(lab.shape)
+        self.high = (cv2.dilate(strip, kernel) + tolerance).reshape(lab.shape)
 
     def unchanged(self, lab: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) Lab -> (N, G, G) bool."""
-        d2 = np.min(np.sum((lab[None] - self.shifted) ** 2, axis=-1), axis=0)
-        return d2 < UNCHANGED_DELTA_E ** 2
+        return np.all((lab >= self.low) & (lab <= self.high), axis=-1)
 
 
 def _disc(radius: float) -> np.ndarray:
