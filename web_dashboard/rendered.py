@@ -29,6 +29,7 @@ DEMO_SIZE = (1280, 720)
 DEMO_FPS = 10.0  # the renderer's frame rate: its animation paces are counted in frames of 0.1 s
 AHEAD_SECONDS = 2.0  # frames rendered ahead of the camera loop, to ride out slow frames (hands, new game)
 FIRST_FRAME_SECONDS = 20.0  # the first frame waits for vision's imports and the table's set-up
+DEAL_SECONDS = 1.5  # the new deal looked at before the first player reaches
 SETUP_SECONDS = 3.0  # the empty table before the first deal (the dashboard says "setting up" meanwhile)
 STILL_SECONDS = 0.5  # the table at rest after a move: longer than the move tracker's rest time (0.3 s)
 
@@ -58,6 +59,7 @@ def demo_pace(move_seconds: float, misplace_probability: float, alert_seconds: f
     step = max(1, round(move_seconds * fps / 5))
     return Pace(reach=step, carry=step, place=step, still=max(round(STILL_SECONDS * fps), 2 * step),
                 misplaced_still=max(1, round(alert_seconds * fps)), setup_frames=round(SETUP_SECONDS * fps),
+                deal_still=max(1, round(DEAL_SECONDS * fps)),
                 end_frames=max(1, round(restart_seconds * fps)), misplace_probability=misplace_probability)
 
 

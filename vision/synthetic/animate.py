@@ -43,6 +43,7 @@ class Pace:
     still: int = 1  # the table at rest after a move
     misplaced_still: int = 2  # an illegal placement left on the table before it is fixed
     factories_per_deal_frame: int = 3
+    deal_still: int = 1  # the dealt table at rest before the first player reaches (people look before choosing)
     setup_frames: int = 3  # the empty table at the start (for references of the empty boards)
     end_frames: int = 3
     misplace_probability: float = 0.06
@@ -199,7 +200,8 @@ class GameAnimation:
             view["factories"] = after["factories"][: min(done, count)] + before["factories"][min(done, count):]
             target = self.renderer.table.factories[min(done, count) - 1]
             yield Shot(view, {**event, "factories_dealt": min(done, count)}, (self._hand(dealer, target),))
-        yield Shot(after, {**event, "factories_dealt": count})
+        for _ in range(max(1, self.pace.deal_still)):
+            yield Shot(after, {**event, "factories_dealt": count})
 
     def _move(self, state: GameState) -> Iterator[Shot]:
         pace = self.pace
