@@ -72,7 +72,9 @@ class BoardReader:
             self.ref_stats = ReferenceStats.of(self.ref_lab)
             self.ref_mid = _middle_median(smooth, self.middle)
             self._gains: dict[float, np.ndarray] = {}
-            self.occupancy_weights = self._occupancy_weights(to_lab(self.ref_mid * self._print_gain(0.0)))
+            print_lab = to_lab(self.ref_mid * self._print_gain(0.0))
+            self.ref_tile_likeness = _tile_likeness(print_lab)
+            self.occupancy_weights = self._occupancy_weights(print_lab)
         else:
             self.ref_ground = None
             self.ref_lab = None
@@ -108,10 +110,15 @@ class BoardReader:
         fit = np.maximum(best, -30.0) @ weight - GLARE_COST * GLARE_STEPS
         return float(GLARE_STEPS[np.argmax(fit)])
 
-    def _print_lit(self, smooth: np.ndarray, gain: np.ndarray | None, occupancy: np.ndarray) -> np.ndarray:
-        """(N, 3) Lab of each space's middle in the print's light: the frame brought to the setup light (gain), the
-        glare taken off, then each space to the light that makes its own empty print look as measured."""
-        setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
+    def _tile_likeness(self, setup_lit: np.ndarray) -> np.ndarray:
+        """(N, 2) how much like a tile each space's middle looks in the print's light (best class log-likelihood,
+        /10), against the empty print and as it is: a tile is bolder than the print of its own colour."""
+        now = _tile_likeness(to_lab(np.clip(setup_lit * self._print_gain(0.0), 0.0, 255.0)))
+        return np.column_stack([now - self.ref_tile_likeness, now])
+
+    def _print_lit(self, setup_lit: np.ndarray, occupancy: np.ndarray) -> np.ndarray:
+        """(N, 3) Lab of each space's middle in the print's light: `setup_lit` (BGR medians brought to the setup
+        light) less the glare, then each space to the light that makes its own empty print look as measured."""
         glare = self._glare(setup_lit, occupancy)
         lit = (setup_lit - glare * (1 + GLEAM)) * self._print_gain(glare)
         return to_lab(np.clip(lit, 0.0, 255.0))
@@ -139,9 +146,11 @@ class BoardReader:
         smooth = _smooth(main)
         lab = to_lab(smooth, gain)
         if self.ref_lab is not None:
+            setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
             feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground, self.ref_stats)
+            feats = np.column_stack([feats, self._tile_likeness(setup_lit)])
             occupancy = _logistic(feats, self.occupancy_weights)
-            centre_lab = self._print_lit(smooth, gain, occupancy)
+            centre_lab = self._print_lit(setup_lit, occupancy)
             colour_probs = PRINT_LIT.probabilities(centre_lab)
         else:
             # No reference: cream spaces are told by colour (a tile is far from the board's cream); wall spaces
@@ -306,19 +315,19 @@ def _edges(lum: np.ndarray) -> np.ndarray:
             + np.abs(np.diff(lum, axis=1))[:, :, 1:-1].mean(axis=(1, 2)))
 
 
-# Logistic weights over occupancy_features (last entry: bias), fitted on training renders (seeds 0-100, every look
-# of the renderer; the bench uses seeds from 10000): cream spaces (pattern lines, floor), wall spaces by the colour
+# Logistic weights over occupancy_features and BoardReader._tile_likeness (last entry: bias), fitted on training
+# renders (seeds 0-100, every look of the renderer; the bench uses seeds from 10000): cream spaces (pattern lines, floor), wall spaces by the colour
 # printed under them (a black tile on its black print shows other changes than a yellow one), and wall spaces of
 # any print (the gray side).
 WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
-    [2.740, 4.352, -0.480, 7.963, -3.406, 4.205, 6.055, -4.231, 0.480, -2.248, -0.096, 1.319, -4.957, 1.568, -4.385, 0.593, 5.078, -2.947, -4.603],
-    [0.392, 7.166, -4.284, 4.116, -1.423, 3.242, 13.474, -4.051, -2.951, -4.364, 3.665, 1.384, -2.837, 1.724, -4.684, -0.940, 6.311, 4.995, -1.721],
-    [2.563, 5.322, -5.946, 10.453, -4.949, 4.779, 4.546, -4.685, -0.287, -4.255, 0.694, 1.449, 0.818, 0.157, -4.727, 1.107, 5.248, -3.076, -4.847],
-    [2.008, 7.860, 0.604, 8.623, -2.723, 6.723, -5.908, -8.466, -0.805, -4.898, 5.054, -1.727, -2.974, -1.374, -2.415, -7.589, 2.173, -5.153, -1.794],
-    [3.013, 6.643, 0.382, 6.248, 4.742, 7.019, 4.895, -5.160, -3.491, -5.069, 3.741, -0.531, -4.535, -0.902, -4.517, 1.257, 1.534, -3.407, -0.623],
+    [2.470, 1.510, 1.119, 5.549, 0.740, 5.912, 4.656, -4.258, 0.847, -1.454, 1.183, -1.431, -2.694, 2.470, -3.073, -0.289, 5.082, -2.349, -0.129, 4.682, -2.659],
+    [1.258, 7.134, -3.856, 4.391, 0.627, 2.571, 13.282, -3.546, -2.016, -4.334, 3.873, 1.338, -2.892, 1.704, -4.977, -0.819, 6.481, 4.135, -1.928, 5.628, 0.123],
+    [2.567, 5.257, -5.717, 10.422, -5.083, 4.891, 4.420, -4.709, -0.467, -4.417, 0.739, 1.687, 0.736, -0.028, -4.775, 1.192, 5.316, -3.266, 1.559, -0.759, -4.878],
+    [2.155, 7.009, 2.111, 7.697, -1.686, 7.476, -4.604, -8.980, -0.356, -4.474, 5.108, -1.316, -3.047, -1.494, -2.673, -7.787, 1.442, -4.705, 1.636, 2.693, -1.335],
+    [1.820, 4.576, 1.761, 3.656, 2.508, 6.748, 4.811, -4.543, -2.658, -3.135, 3.410, 0.100, -3.695, -1.107, -4.394, 1.522, 1.544, -2.563, 2.229, 4.090, 0.586],
 ], np.float32)
-ANY_WALL_WEIGHTS = np.array([1.597, 16.046, -4.386, 7.884, -1.575, 4.129, 3.074, -2.246, -1.021, -8.764, 3.413, -1.063, -1.454, 0.852, -4.239, -2.986, -2.144, -4.291, -4.722], np.float32)
-CREAM_WEIGHTS = np.array([3.075, 0.082, 1.098, 5.276, -4.421, 1.155, -1.433, -5.507, -0.824, -5.946, 2.503, -2.296, 1.005, 2.059, -0.662, 2.044, 6.935, 0.893, -6.435], np.float32)
+ANY_WALL_WEIGHTS = np.array([2.380, 16.545, -3.806, 8.155, 0.473, 3.590, 3.294, -2.355, -0.440, -8.996, 3.079, -1.691, -1.715, 1.700, -4.652, -2.395, -1.571, -5.110, -0.613, 4.036, -2.817], np.float32)
+CREAM_WEIGHTS = np.array([3.216, 0.039, 1.008, 5.686, -3.878, 1.161, -1.081, -5.449, -0.436, -6.008, 2.490, -2.323, 0.892, 2.131, -0.769, 1.881, 6.760, 1.400, -0.479, 1.645, -6.206], np.float32)
 
 
 def _logistic(feats: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -339,6 +348,10 @@ def _quantiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
         hi, frac = min(lo + 1, m - 1), pos - lo
         out.append(part[:, lo] * (1 - frac) + part[:, hi] * frac)
     return out
+
+
+def _tile_likeness(lab: np.ndarray) -> np.ndarray:
+    return np.maximum(PRINT_LIT.log_likelihood(lab).max(axis=1), -40.0) / 10.0
 
 
 def _middle_median(patches: np.ndarray, middle: tuple[slice, slice]) -> np.ndarray:
