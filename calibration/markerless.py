@@ -382,10 +382,11 @@ def _pixels_to_board(size: int) -> np.ndarray:
 
 def _gain_fit(values: np.ndarray, reference: np.ndarray) -> tuple[float, float]:
     """Gain and offset taking the readings to the reference (the light changed), least squares."""
-    spread = float(values.var())
-    gain = float(np.clip(np.mean((values - values.mean()) * (reference - reference.mean())) / spread, 0.5, 2.0)) \
-        if spread > 1 else 1.0
-    return gain, float(reference.mean() - gain * values.mean())
+    mean_v, mean_r = float(values.mean()), float(reference.mean())
+    centred = values - mean_v
+    spread = float(centred @ centred)
+    gain = float(np.clip(centred @ (reference - mean_r) / spread, 0.5, 2.0)) if spread > len(values) else 1.0
+    return gain, mean_r - gain * mean_v
 
 
 def _agreeing(values: np.ndarray, reference: np.ndarray, inside: np.ndarray,
