@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from calibration.geometry import Lens
 from calibration.markerless import BoardAppearance, BoardTracker, learn_appearance
 from vision.localise import BoardLocaliser
 from vision.synthetic.hands import Hand
@@ -135,3 +136,17 @@ def test_the_learned_appearance_is_json_and_tracks_as_well_after_a_round_trip(ta
     renderer.move_boards(renderer.home.boards)
     profile.learned["board_appearance"] = BoardLocaliser(profile, setup).learned_appearances()
     assert len(BoardLocaliser(profile).trackers) == 4  # no setup frame needed once saved
+
+
+def test_with_a_calibrated_lens_the_pose_follows_the_bowed_image(table):
+    renderer, setup = table
+    camera = renderer.camera
+    lens = Lens(camera.matrix, camera.distortion)
+    corners = renderer.calibration().boards[2].corners
+    tracker = BoardTracker(learn_appearance(setup, corners, lens=lens), corners, lens)
+    renderer.move_boards(nudged(renderer, 6))
+    fit = tracker.relocalise(frame(renderer, empty(4)))
+    assert fit is not None
+    tracker.pose = fit.pose
+    assert corner_error(tracker.corners, renderer.board_corners()[2]) <= TOLERANCE_PX
+    renderer.move_boards(renderer.home.boards)
