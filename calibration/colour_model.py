@@ -5,7 +5,9 @@ camera at setup (the factory displays then hold 4 tiles each: 20-36 tiles of kno
 adapted through the game from confident readings. Frames are first brought to the setup light by the board's own
 print (see vision/light.py), so the model never has to follow the lamp.
 
-Stored in the calibration profile under learned["colour_model"].
+Stored in the calibration profile under learned["colour_model"]; the factory displays and the centre use it.
+Tiles on a player board are classified by PRINT_LIT instead: in the light of the board's own print they look the
+same under every lamp, so that model is fixed and nothing at setup has to name the colours right.
 """
 
 from __future__ import annotations

@@ -4,7 +4,10 @@ Occupancy is a change against the empty-board reference captured at setup: per p
 after the light is normalised on the board's own print. A tile changes its space by more than its colour: bevel
 highlights, side faces, a shadow, a small offset, so even a tile on its own printed colour (colored wall) shows.
 Colour is decided only where the rules leave a choice: pattern lines (one colour per line, so the slots vote)
-and the floor (5 colours or the first-player marker). Wall spaces are occupied-or-not.
+and the floor (5 colours or the first-player marker). Wall spaces are occupied-or-not. Colours are judged in the
+light of the board's own print: each space is divided by its empty cream print at setup (after the lamp's glare
+is taken off), which undoes the lamp's colour and its fall-off across the table, so one model (PRINT_LIT) fits
+every set and every light, with no fit to the factory tiles needed.
 """
 
 from __future__ import annotations

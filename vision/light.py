@@ -4,6 +4,9 @@ The printed board around the pattern-line staircase is never covered by a piece,
 colour at setup measures how the lamp changed (colour, brightness, a cloud outside); dividing it out per BGR
 channel is enough for the slow, smooth changes of a room's light. Without a setup reference there is nothing to
 compare with, and frames are used as they are.
+
+Tile colours go one step further (print_gains): each cream space of a board is brought to the light its print
+was measured under, so the tiles on it are seen as under that one light wherever they lie.
 """
 
 from __future__ import annotations
