@@ -61,6 +61,7 @@ class CountEvidence:
     first_player: bool | None  # the centre only
     log_miss: float  # log-probability cost of each tile the prediction differs by
     signature: tuple
+    colour_log_miss: tuple[float, ...] | None = None  # the same per colour, when vision says how sure each is
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,7 @@ def board_evidence(board: object, where: str) -> BoardEvidence:
     return BoardEvidence(occluded, tuple(pattern), floor, tuple(wall_rows), marker, tuple(signature))
 
 
-def count_evidence(region: object, where: str, is_centre: bool) -> CountEvidence:
+def count_evidence(region: object, where: str, is_centre: bool, details: object = None) -> CountEvidence:
     if not isinstance(region, dict):
         raise ObservationError(f"{where}: expected a map of colour -> count")
     # Either {"counts": {...}, ...} or the counts themselves beside the optional keys.
@@ -200,7 +201,22 @@ def count_evidence(region: object, where: str, is_centre: bool) -> CountEvidence
         raise ObservationError(f"{where}.first_player: expected true or false")
     # Each tile of difference costs the likelihood ratio of a count off by one (either way) against a right one.
     log_miss = _log((1 - conf) / 2) - _log(conf)
-    return CountEvidence(occluded, tuple(counts), marker, log_miss, (tuple(counts), marker))
+    return CountEvidence(occluded, tuple(counts), marker, log_miss, (tuple(counts), marker),
+                         _colour_log_miss(details, f"details.{where}"))
+
+
+def _colour_log_miss(details: object, where: str) -> tuple[float, ...] | None:
+    """Per colour log_miss from the optional `details` of a region (its `count_confidence`)."""
+    if details is None:
+        return None
+    per_colour = details.get("count_confidence") if isinstance(details, dict) else None
+    if not isinstance(per_colour, dict):
+        raise ObservationError(f"{where}.count_confidence: expected a map of colour -> probability")
+    out = []
+    for name in COLOUR_NAMES:
+        p = _confidence(per_colour.get(name, 1.0), f"{where}.count_confidence.{name}")
+        out.append(_log((1 - p) / 2) - _log(p))
+    return tuple(out)
 
 
 def table_evidence(observation: object, timestamp: float = 0.0) -> TableEvidence:
@@ -215,9 +231,14 @@ def table_evidence(observation: object, timestamp: float = 0.0) -> TableEvidence
     stamp = observation.get("timestamp", timestamp)
     if not isinstance(stamp, int | float) or not math.isfinite(stamp):
         raise ObservationError("timestamp: expected a number of seconds")
+    details = observation.get("details")
+    factory_details = details.get("factories") if isinstance(details, dict) else None
+    if not isinstance(factory_details, list) or len(factory_details) != len(factories):
+        factory_details = [None] * len(factories)
     return TableEvidence(
         tuple(board_evidence(b, f"boards[{i}]") for i, b in enumerate(boards)),
-        tuple(count_evidence(f, f"factories[{j}]", False) for j, f in enumerate(factories)),
+        tuple(count_evidence(f, f"factories[{j}]", False, d)
+              for j, (f, d) in enumerate(zip(factories, factory_details))),
         count_evidence(centre, "center", True),
         float(stamp),
     )

@@ -15,7 +15,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from tracker.evidence import ObservationError, TableEvidence, table_evidence
+from tracker.evidence import CountEvidence, ObservationError, TableEvidence, table_evidence
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
 from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses, movers
@@ -52,6 +52,7 @@ class TrackerStatus:
 class TrackerSettings:
     rest_seconds: float = 0.3  # a region must look the same this long before it counts
     margin: float = 3.0  # nats (20:1) by which the best explanation must beat the runner-up
+    deal_margin: float = 2.0  # nats by which a display's 4-tile content must beat the next, when misread
     depth: int = 3  # moves the camera may have missed
     cube_rest_seconds: float = 1.5  # score cubes move during tiling: judge them only when they have settled
 
@@ -71,7 +72,7 @@ class MoveTracker:
     _watch: dict[Region, _RegionWatch] = field(default_factory=dict)
     # The refill as read so far: per display, its last reading seen at rest with tiles on it.
     _deal_round: int = -1
-    _deal_seen: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    _deal_seen: dict[int, CountEvidence] = field(default_factory=dict)
     # The last undecided offer evaluation: the same evidence again needs no new search.
     _last_offer_key: object = None
     _last_offer_waiting: str | None = None
@@ -282,13 +283,20 @@ class MoveTracker:
             self._deal_round, self._deal_seen = state.round, {}
         for j, f in enumerate(evidence.factories):
             if not f.occluded and sum(f.counts):
-                self._deal_seen[j] = f.counts
-        readings = [self._deal_seen.get(j, (0,) * 5) for j in range(len(state.factories))]
+                self._deal_seen[j] = f
+        readings = [self._deal_seen[j].counts if j in self._deal_seen else (0,) * 5
+                    for j in range(len(state.factories))]
         seen = sum(sum(c) for c in readings)
         if seen < expected and len(self._deal_seen) == len(state.factories) - 1:
             done = self._deal_with_hidden_display(evidence, readings, expected - seen, now)
             if done:
                 return done, None
+        if expected == 4 * len(state.factories) and len(self._deal_seen) == len(state.factories) and \
+                any(sum(c) != 4 for c in readings):
+            readings, unclear = self._full_displays()
+            if unclear is not None:
+                return [], f"waiting for a clearer view of factory display {unclear + 1}"
+            seen = expected
         if seen != expected or any(sum(c) > 4 for c in readings):
             return [], f"waiting for the factory displays to be refilled ({seen} of {expected} tiles seen)"
         deal = [[c for c in range(5) for _ in range(counts[c])] for counts in readings]
@@ -300,6 +308,25 @@ class MoveTracker:
             return [], None
         self.alert = None
         return [f"round {self.state.round} dealt"], None
+
+    def _full_displays(self) -> tuple[list[tuple[int, ...]], int | None]:
+        """Every display was dealt 4 tiles (the bag had enough): per display, the 4-tile content its reading
+        explains best, weighing each colour's miss by how sure vision was of that colour. A display where the
+        best beats the runner-up by less than the deal margin is unclear (the index of the first is returned)."""
+        out = []
+        for j in sorted(self._deal_seen):
+            f = self._deal_seen[j]
+            if sum(f.counts) == 4:
+                out.append(f.counts)
+                continue
+            miss = f.colour_log_miss or (f.log_miss,) * 5
+            ranked = sorted(_FOUR, key=lambda c: sum(abs(a - b) * m for a, b, m in zip(c, f.counts, miss)),
+                            reverse=True)
+            best, second = (sum(abs(a - b) * m for a, b, m in zip(c, f.counts, miss)) for c in ranked[:2])
+            if best - second < self.settings.deal_margin:
+                return [], j
+            out.append(ranked[0])
+        return out, None
 
     def _deal_with_hidden_display(
         self, evidence: TableEvidence, readings: list[tuple[int, ...]], missing: int, now: float
@@ -381,6 +408,9 @@ class MoveTracker:
 def _contents(tiles: int) -> list[tuple[int, ...]]:
     """Every way `tiles` tiles can be coloured (counts per colour)."""
     return [c for c in itertools.product(range(tiles + 1), repeat=5) if sum(c) == tiles]
+
+
+_FOUR = _contents(4)  # what a display holds after a full deal
 
 
 def _score(h: Hypothesis, scorer: Scorer) -> float:

@@ -385,3 +385,46 @@ def test_the_deal_is_read_even_when_play_starts_as_soon_as_the_displays_are_full
     # ...yet what it held is on the table now: the taken tiles on the board, the leftovers in the centre.
     assert game.state == truth
     assert any("read from the first move" in c for s in table.log for c in s.committed)
+
+
+def _misread_deal(doubted_confidence: float | None):
+    """A fresh 2-player deal seen with one tile missing from a display; vision's per-colour confidence given."""
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(7))
+    seen = truth.to_table()
+    j, colour = next((j, c) for j, f in enumerate(seen["factories"]) for c in f if c != "white")
+    seen["factories"][j] = dict(seen["factories"][j])
+    seen["factories"][j][colour] -= 1
+    obs = observe(seen)
+    if doubted_confidence is not None:
+        sure = {name: 0.99 for name in COLOUR_NAMES}
+        sure[colour] = doubted_confidence
+        details = [{"count_confidence": dict(sure) if k == j else {n: 0.99 for n in COLOUR_NAMES}}
+                   for k in range(len(seen["factories"]))]
+        obs["details"] = {"factories": details}
+    tracker = MoveTracker(game)
+    status = None
+    for k in range(6):
+        status = tracker.observe(copy.deepcopy(obs), (k + 1) / FPS)
+    return truth, game, status, j
+
+
+def test_a_display_misread_by_one_tile_is_dealt_4_when_vision_says_which_colour_it_doubts():
+    truth, game, status, _ = _misread_deal(0.5)
+    assert game.state.phase == OFFER and game.state == truth
+
+
+def test_a_display_misread_without_a_doubted_colour_waits():
+    truth, game, status, j = _misread_deal(None)
+    assert game.state.phase == DEAL
+    assert status.waiting == f"waiting for a clearer view of factory display {j + 1}"
+
+
+def test_malformed_count_confidence_is_reported_not_raised():
+    truth = new_game(2)
+    truth.deal_random(random.Random(3))
+    obs = observe(truth.to_table())
+    obs["details"] = {"factories": [{"count_confidence": {"blue": 7}}] * 5}
+    status = MoveTracker(Game.new(2)).observe(obs, 0.1)
+    assert status.waiting and "count_confidence" in status.waiting
