@@ -18,6 +18,7 @@ from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, BoardSpaces, board_samplers, decode_image
 from vision.board_reader import BoardReader, BoardReading
 from vision.counting import FACTORY_GRID, RegionCount, RegionCounter, circle_grid, polygon_grid
+from vision.localise import LEARNED_KEY, BoardLocaliser
 from vision.observation import build_observation
 from vision.occlusion import OcclusionCheck, RingWatcher, circle_ring, polygon_ring
 
@@ -127,6 +128,13 @@ class TableRecognizer:
         ring_ref = decode_image(centre_info["ring"]) if centre_info.get("ring") else None
         self.centre_ring = RingWatcher(ring, self.frame_size, ring_ref, keep)
         self._previous: list[np.ndarray] | None = None
+        # Boards get nudged: follow each from its own print when its look was learned at setup.
+        self.localiser = None
+        if learned.get(LEARNED_KEY):
+            try:
+                self.localiser = BoardLocaliser(profile)
+            except (ValueError, KeyError, TypeError) as err:
+                raise FrameError(f"learned.{LEARNED_KEY} is malformed ({err}); capture the setup again") from None
 
     def _board(self, index: int, corners, info: dict) -> _Board:
         geometry = BoardGeometry(corners, self.lens)
@@ -158,6 +166,9 @@ class TableRecognizer:
 
     def read(self, frame: np.ndarray) -> TableReading:
         self.check_frame(frame)
+        if self.localiser is not None:
+            for index, corners in self.localiser.update(frame):
+                self.set_board_corners(index, corners)
         readings, checks, gains, samples = [], [], [], []
         for b in self.boards:
             main = b.main.sample(frame)

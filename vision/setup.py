@@ -6,7 +6,8 @@ frame the companion learns, into the profile's `learned` field:
 - per board, the empty-board reference patches and its margin (for occupancy and occlusion);
 - per factory, the area one tile covers on its canonical grid (4 tiles' area / 4) and the ring of table round it;
 - the centre's table colours and its ring;
-- the colour model, re-fitted to the 20-36 factory tiles of this set under this light.
+- the colour model, re-fitted to the 20-36 factory tiles of this set under this light;
+- each board's appearance, for following it when a player nudges it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from calibration.colour_model import COLOURS, FIRST_PLAYER, TILE_CLASSES, Colour
 from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, encode_image
 from vision.light import to_lab
+from vision.localise import LEARNED_KEY, BoardLocaliser
 from vision.recognizer import TableRecognizer
 
 TILES_PER_FACTORY = 4
@@ -91,8 +93,20 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     learned = dict(profile.learned or {})
     learned["setup"] = {"boards": boards, "factories": factories, "center": centre}
     learned["colour_model"] = model.to_json()
+    appearances = _board_appearances(bare, frame)
+    if appearances is not None:
+        learned[LEARNED_KEY] = appearances
     return CalibrationProfile(profile.boards, profile.factories, profile.center, profile.image_size or size,
                               profile.variant, profile.camera, learned)
+
+
+def _board_appearances(profile: CalibrationProfile, frame: np.ndarray) -> list[dict] | None:
+    """Each empty board's look, for following it when it is nudged (None: a board too plain to track, which
+    then stays where the calibration put it)."""
+    try:
+        return BoardLocaliser(profile, frame).learned_appearances()
+    except ValueError:
+        return None
 
 
 def _average(frames, what: str) -> np.ndarray:
