@@ -103,26 +103,29 @@ class BoardReader:
         """The lamp's reflection on this board as an additive grey (8-bit, setup light): the amount that best
         explains the occupied cream spaces as tiles. It whitens print and tiles alike, so without it dividing by the
         print leaves tiles pale (blue reads white, black grey); tiles gleam a little more than the print (GLEAM)."""
-        weight = occupancy[self.cream]
-        if weight.sum() < 0.5:
+        tiles = self.cream[occupancy[self.cream] > 0.5]
+        if not len(tiles):
             return 0.0
         steps = GLARE_STEPS[:, None, None]
-        gain = self.cream_target[self.cream] / (np.maximum(self.ref_mid[self.cream] - steps, 5.0) + 1.0)
-        lit = np.clip((setup_lit[self.cream] - steps * (1 + GLEAM)) * gain, 0.0, 255.0).astype(np.float32)
+        gain = self.cream_target[tiles] / (np.maximum(self.ref_mid[tiles] - steps, 5.0) + 1.0)
+        lit = np.clip((setup_lit[tiles] - steps * (1 + GLEAM)) * gain, 0.0, 255.0).astype(np.float32)
         best = PRINT_LIT.log_likelihood(to_lab(lit).reshape(-1, 3)).max(axis=1).reshape(len(GLARE_STEPS), -1)
-        fit = np.maximum(best, -30.0) @ weight - GLARE_COST * GLARE_STEPS
+        fit = np.maximum(best, -30.0).sum(axis=1) - GLARE_COST * GLARE_STEPS
         return float(GLARE_STEPS[np.argmax(fit)])
 
-    def _tile_likeness(self, setup_lit: np.ndarray) -> np.ndarray:
+    def _tile_likeness(self, print_lab: np.ndarray) -> np.ndarray:
         """(N, 2) how much like a tile each space's middle looks in the print's light (best class log-likelihood,
         /10), against the empty print and as it is: a tile is bolder than the print of its own colour."""
-        now = _tile_likeness(to_lab(np.clip(setup_lit * self._print_gain(0.0), 0.0, 255.0)))
+        now = _tile_likeness(print_lab)
         return np.column_stack([now - self.ref_tile_likeness, now])
 
-    def _print_lit(self, setup_lit: np.ndarray, occupancy: np.ndarray) -> np.ndarray:
+    def _print_lit(self, setup_lit: np.ndarray, occupancy: np.ndarray, plain: np.ndarray) -> np.ndarray:
         """(N, 3) Lab of each space's middle in the print's light: `setup_lit` (BGR medians brought to the setup
-        light) less the glare, then each space to the light that makes its own empty print look as measured."""
+        light) less the glare, then each space to the light that makes its own empty print look as measured.
+        `plain` is the same without glare taken off (most boards have none)."""
         glare = self._glare(setup_lit, occupancy)
+        if glare == 0.0:
+            return plain
         lit = (setup_lit - glare * (1 + GLEAM)) * self._print_gain(glare)
         return to_lab(np.clip(lit, 0.0, 255.0))
 
@@ -145,15 +148,17 @@ class BoardReader:
         n = len(self.spaces)
         gain = None
         if self.ref_ground is not None:
-            gain = light_gain(np.median(main[self.ground].reshape(-1, 3).astype(np.float32), axis=0), self.ref_ground)
+            ground = main[self.ground].reshape(-1, 3).T.astype(np.float32)
+            gain = light_gain(_quantiles(ground, (50,))[0], self.ref_ground)
         smooth = _smooth(main)
         lab = to_lab(smooth, gain)
         if self.ref_lab is not None:
             setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
             feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground, self.ref_stats)
-            feats = np.column_stack([feats, self._tile_likeness(setup_lit)])
+            plain = to_lab(np.clip(setup_lit * self._print_gain(0.0), 0.0, 255.0))  # no glare taken off
+            feats = np.column_stack([feats, self._tile_likeness(plain)])
             occupancy = _logistic(feats, self.occupancy_weights)
-            centre_lab = self._print_lit(setup_lit, occupancy)
+            centre_lab = self._print_lit(setup_lit, occupancy, plain)
             colour_probs = PRINT_LIT.probabilities(centre_lab)
         else:
             # No reference: cream spaces are told by colour (a tile is far from the board's cream); wall spaces
@@ -270,7 +275,7 @@ def occupancy_features(lab: np.ndarray, ref_lab: np.ndarray, ground: np.ndarray,
     delta = lab - ref_lab
     diff = np.sqrt(np.einsum("...i,...i->...", delta, delta))  # (N, P, P); einsum: sum over 3 is slow in numpy
     ground_change = _quantiles(diff[ground].reshape(len(ground), -1), (50,))[0]
-    noise = max(float(np.median(ground_change)), 1.0)
+    noise = max(float(_quantiles(ground_change[None], (50,))[0][0]), 1.0)
     inner = _inner(diff).reshape(n, -1)
     cur = _inner(lab)
     cur_l = cur[..., 0].reshape(n, -1)
