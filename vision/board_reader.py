@@ -140,23 +140,38 @@ class BoardReader:
         weights[wall] = WALL_WEIGHTS[colour] if apart.min() > DISTINCT_PRINTS else ANY_WALL_WEIGHTS
         return weights
 
+    def _prepare(self, main: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """The light gain to the setup light (None without a reference), the smoothed patches and their Lab."""
+        gain = None
+        if self.ref_ground is not None:
+            ground = main[self.ground].reshape(-1, 3).T.astype(np.float32)
+            gain = light_gain(_quantiles(ground, (50,))[0], self.ref_ground)
+        smooth = _smooth(main)
+        return gain, smooth, to_lab(smooth, gain)
+
+    def _features(self, smooth: np.ndarray, lab: np.ndarray,
+                  gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Occupancy features (N, F), the ground's change, the middles' median BGR in the setup light and their
+        print-lit Lab with no glare taken off."""
+        setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
+        feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground, self.ref_stats)
+        plain = to_lab(np.clip(setup_lit * self._print_gain(0.0), 0.0, 255.0))
+        return np.column_stack([feats, self._tile_likeness(plain)]), ground_change, setup_lit, plain
+
+    def occupancy_inputs(self, main: np.ndarray) -> np.ndarray:
+        """(N, F) what the occupancy weights take for these patches: for fitting them on training renders."""
+        gain, smooth, lab = self._prepare(main)
+        return self._features(smooth, lab, gain)[0]
+
     @property
     def has_reference(self) -> bool:
         return self.ref_lab is not None
 
     def read(self, main: np.ndarray, score: np.ndarray, model: ColourModel, outside: float) -> BoardReading:
         n = len(self.spaces)
-        gain = None
-        if self.ref_ground is not None:
-            ground = main[self.ground].reshape(-1, 3).T.astype(np.float32)
-            gain = light_gain(_quantiles(ground, (50,))[0], self.ref_ground)
-        smooth = _smooth(main)
-        lab = to_lab(smooth, gain)
+        gain, smooth, lab = self._prepare(main)
         if self.ref_lab is not None:
-            setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
-            feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground, self.ref_stats)
-            plain = to_lab(np.clip(setup_lit * self._print_gain(0.0), 0.0, 255.0))  # no glare taken off
-            feats = np.column_stack([feats, self._tile_likeness(plain)])
+            feats, ground_change, setup_lit, plain = self._features(smooth, lab, gain)
             occupancy = _logistic(feats, self.occupancy_weights)
             centre_lab = self._print_lit(setup_lit, occupancy, plain)
             colour_probs = PRINT_LIT.probabilities(centre_lab)
@@ -323,8 +338,8 @@ def _edges(lum: np.ndarray) -> np.ndarray:
             + np.abs(np.diff(lum, axis=1))[:, :, 1:-1].mean(axis=(1, 2)))
 
 
-# Logistic weights over occupancy_features and BoardReader._tile_likeness (last entry: bias), fitted on training
-# renders (seeds 0-100, every look of the renderer; the bench uses seeds from 10000): cream spaces (pattern lines, floor), wall spaces by the colour
+# Logistic weights over BoardReader.occupancy_inputs (last entry: bias), fitted on training renders (seeds 0-100,
+# every look of the renderer; the bench uses seeds from 10000): cream spaces (pattern lines, floor), wall spaces by the colour
 # printed under them (a black tile on its black print shows other changes than a yellow one), and wall spaces of
 # any print (the gray side).
 WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from calibration.colour_model import PRINT_LIT, TILE_CLASSES
+from calibration.colour_model import PRINT_LIT, TILE_CLASSES, ColourModel
 from calibration.geometry import FLOOR, PATTERN, SCORE, WALL, board_spaces
 from calibration.profile import DEFAULT_LAYOUT
 from vision import board_reader
@@ -74,3 +74,17 @@ def test_the_colored_wall_is_told_from_the_gray_by_its_print():
                               empty=still_frames(renderer, empty_view(2)))
         reader = TableRecognizer(profile).boards[0].reader
         assert np.array_equal(reader.occupancy_weights[reader.kind == WALL], expected), variant
+
+
+def test_the_occupancy_inputs_are_what_the_reading_weighs():
+    renderer = Renderer(2, "colored", Look(), 6)
+    rng = np.random.default_rng(6)
+    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(2, rng)),
+                          empty=still_frames(renderer, empty_view(2)))
+    board = TableRecognizer(profile).boards[0]
+    frame = renderer.render(renderer.pieces(random_view(2, rng)), shake=False).image
+    main = board.main.sample(frame)
+    reading = board.reader.read(main, board.score.sample(frame), ColourModel.default(), 0.0)
+    inputs = board.reader.occupancy_inputs(main)
+    assert inputs.shape[1] == board.reader.occupancy_weights.shape[1] - 1
+    assert np.allclose(board_reader._logistic(inputs, board.reader.occupancy_weights), reading.occupancy)
