@@ -1,13 +1,17 @@
 """Counting tiles by colour inside a factory display or the centre of the table.
 
 Each region is resampled once per frame onto a small canonical grid (one remap, maps built per calibration) and
-every pixel is labelled with the nearest colour class (the 5 tile colours, the first-player marker, and what lies
-under the tiles: the disc's cream, rosette and rim, and the table as seen at setup). Tiles are then found as
-shapes, not areas: a tile is a square of known side, so each colour's tiles are the places where a disc well inside
-a tile is filled with that colour, taken greedily from the fullest, each ruling out the places another tile could
-not be (closer than a tile's side). Touching tiles of one colour make one blob but still as many such places; a
-motif, a petal of the rosette, a side face or a shadow never fills a tile's core. The side is learned at setup,
-when every display holds exactly 4 tiles.
+every pixel is labelled with a tile class (the 5 colours and, in the centre, the first-player marker) or "no tile".
+With the empty table captured at setup, a pixel still as it was then is no tile whatever its colour, and colours
+are read in the light of each display's own cream card (its ring between rosette and rim), with the same fixed
+print-lit model as the boards; without that capture, a colour model fitted at setup and the disc's print as
+background colours stand in. A tile's side faces, its colour darkened, are never a tile.
+
+Tiles are then found as shapes, not areas: a tile is a square of known side (learned at setup, when every display
+holds exactly 4 tiles), so a tile is a place where a disc well inside it is mostly of one colour. The fullest such
+place is taken, its tile's pixels are explained away, and the next is tried: touching tiles of one colour are one
+blob but still as many tiles; a motif, a petal, a shadow or an edge never fills a core. A display never holds more
+than 4 tiles: beyond that, the least full cores are doubts, not tiles.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.colour_model import COLOURS, TILE_CLASSES, ColourModel
+from calibration.colour_model import COLOURS, PRINT_CREAM, PRINT_LIT, TILE_CLASSES, ColourModel
 from calibration.sampling import PatchSampler
-from vision.light import to_lab
+from vision.light import from_lab, to_lab
 from vision.occlusion import GLARE_LEVEL
 
 FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
@@ -83,7 +87,7 @@ class RegionCounter:
 
     def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_side: float,
                  table_lab: np.ndarray | None = None, allow_marker: bool = False,
-                 empty: np.ndarray | None = None, capacity: int = 4) -> None:
+                 empty: np.ndarray | None = None, capacity: int = 4, print_gain: np.ndarray | None = None) -> None:
         self.sampler = PatchSampler(grid, frame_size)
         self.regions, self.size = grid.shape[0], grid.shape[1]
         self.inside = np.broadcast_to(inside, grid.shape[:3]).copy()
@@ -92,14 +96,24 @@ class RegionCounter:
         self.tile_side = float(tile_side)
         self.capacity = capacity  # most tiles the region can hold (a display: 4)
         self.empty: EmptyReference | None = None
+        self.print_gain: np.ndarray | None = None
         if empty is not None:
-            self.set_empty(empty)
+            self.set_empty(empty, print_gain)
         self._lut: np.ndarray | None = None
         self._lut_key: tuple | None = None
 
-    def set_empty(self, bgr: np.ndarray) -> None:
-        """The regions' (N, G, G, 3) BGR grids on the empty table, sampled like any frame."""
-        self.empty = EmptyReference(to_lab(self._smooth(bgr)))
+    def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None) -> None:
+        """The regions' (N, G, G, 3) BGR grids on the empty table, sampled like any frame; `print_gain` (N, 3)
+        or (3,) brings each region to the light the print was measured in (None: a display's own cream card, the
+        ring between its rosette and its rim; not for the centre, which has none)."""
+        smooth = self._smooth(bgr)
+        self.empty = EmptyReference(to_lab(smooth))
+        if print_gain is None and not self.allow_marker:
+            ring = _ring(self.size, 0.66, 0.84)
+            cream = np.median(smooth[:, ring].astype(np.float32), axis=1)  # (N, 3) the card between rosette and rim
+            print_gain = from_lab(PRINT_CREAM["pattern"]) / (cream + 1.0)
+        if print_gain is not None:
+            self.print_gain = np.broadcast_to(np.asarray(print_gain, np.float32), (self.regions, 3)).copy()
 
     def sample(self, frame: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) BGR, median-filtered: the motifs' thin strokes and the sensor noise off the colours."""
@@ -127,13 +141,23 @@ class RegionCounter:
         each region's share of clipped pixels (glare)."""
         # The light's gain wobbles a little frame to frame; steps of 4 % keep the table from being rebuilt each
         # frame (a rebuild costs about two frames) while staying well inside the colour classes' spread.
-        step = None if gain is None else np.round(np.asarray(gain) * 25) / 25
-        key = (id(model), model.means.tobytes(), None if step is None else tuple(step))
-        if self._lut_key != key:
-            self._lut = _lut(model, self._background(model), self._classes(), step)
-            self._lut_key = key
         patches = self.sample(frame)
-        q = patches >> 3
+        if self.print_gain is not None:
+            # In the print's light: each region's own gain (setup light -> print light) times the frame's (this
+            # light -> setup light); one fixed table then serves every lamp.
+            key = ("print", self._classes())
+            if self._lut_key != key:
+                self._lut = _print_lut(self._classes())
+                self._lut_key = key
+            g = self.print_gain[:, None, None, :] * (1.0 if gain is None else np.asarray(gain, np.float32))
+            q = np.clip(patches.astype(np.float32) * g, 0, 255).astype(np.uint8) >> 3
+        else:
+            step = None if gain is None else np.round(np.asarray(gain) * 25) / 25
+            key = (id(model), model.means.tobytes(), None if step is None else tuple(step))
+            if self._lut_key != key:
+                self._lut = _lut(model, self._background(model), self._classes(), step)
+                self._lut_key = key
+            q = patches >> 3
         index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
         label = self._lut[index]
         label[~self.inside] = -1
@@ -248,6 +272,26 @@ class EmptyReference:
     def unchanged(self, lab: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) Lab -> (N, G, G) bool."""
         return np.all((lab >= self.low) & (lab <= self.high), axis=-1)
+
+
+def _ring(size: int, inner: float, outer: float) -> np.ndarray:
+    steps = ((np.arange(size) + 0.5) / size) * 2 - 1
+    gx, gy = np.meshgrid(steps, steps)
+    rad = np.hypot(gx, gy)
+    return (rad > inner) & (rad < outer)
+
+
+def _print_lut(classes: int) -> np.ndarray:
+    """As _lut, for colours already in the print's light: the fixed print-lit tile model, and as background the
+    tiles' side faces (their colours darkened)."""
+    levels = (np.arange(32, dtype=np.float32) * 8 + 4)
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    lab = to_lab(np.stack([b, g, r], -1).reshape(-1, 1, 3)).reshape(-1, 3)
+    shades = PRINT_LIT.means[[i for i, c in enumerate(COLOURS) if c != "black"]] * SIDE_SHADE
+    tile_ll = PRINT_LIT.log_likelihood(lab)[:, :classes]
+    d = np.sum((lab[:, None] - shades[None]) ** 2, axis=2) / BACKGROUND_SIGMA ** 2
+    bg_ll = -0.5 * d.min(axis=1) - 3 * np.log(BACKGROUND_SIGMA)
+    return np.where(tile_ll.max(axis=1) > bg_ll, tile_ll.argmax(axis=1), -1).astype(np.int8)
 
 
 def _disc(radius: float) -> np.ndarray:

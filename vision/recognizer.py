@@ -33,6 +33,11 @@ class FrameError(ValueError):
     """A frame that cannot be read with this calibration (wrong size, not an image)."""
 
 
+def _centre_gain(displays: RegionCounter) -> np.ndarray | None:
+    """The centre has no card of its own to measure the light by: the displays round it have."""
+    return None if displays.print_gain is None else np.median(displays.print_gain, axis=0)
+
+
 def _empty_grid(info: dict, shape: tuple[int, int], stack: bool = False) -> np.ndarray | None:
     """A region's canonical grid on the empty table, if it was captured at setup and fits this grid."""
     if not info.get("empty"):
@@ -119,7 +124,7 @@ class TableRecognizer:
         self.centre = RegionCounter(grid, inside, self.frame_size,
                                     float(centre_info.get("tile_side") or side), table_lab,
                                     allow_marker=True, empty=_empty_grid(centre_info, grid.shape[1:3], stack=True),
-                                    capacity=CENTRE_CAPACITY)
+                                    capacity=CENTRE_CAPACITY, print_gain=_centre_gain(self.factories))
         ring = polygon_ring(profile.center, CENTRE_RING)
         pts = ring.reshape(-1, 2)
         keep = np.ones(len(pts), bool)

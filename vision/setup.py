@@ -20,7 +20,7 @@ from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, encode_image
 from vision.light import to_lab
 from vision.localise import LEARNED_KEY, BoardLocaliser
-from vision.recognizer import TableRecognizer
+from vision.recognizer import TableRecognizer, _centre_gain
 
 TILES_PER_FACTORY = 4
 MAX_SAMPLES = 4000
@@ -49,7 +49,7 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
         if empty.shape != frame.shape:
             raise SetupError("the empty-table frames and the setup frames differ in size")
         rec.factories.set_empty(rec.factories.sampler.sample(empty))
-        rec.centre.set_empty(rec.centre.sampler.sample(empty))
+        rec.centre.set_empty(rec.centre.sampler.sample(empty), _centre_gain(rec.factories))
 
     boards = []
     for b in rec.boards:
