@@ -218,16 +218,17 @@ def _random_hands(renderer, rng: np.random.Generator) -> tuple:
 
 # ---- fitting the occupancy classifier (training seeds only) ---------------------------------------------------
 def occupancy_samples(seeds, frames: int = 2, size=(1280, 720)):
-    """Occupancy features and truth of every wall space and every cream space (pattern lines, floor)."""
+    """Occupancy inputs (BoardReader.occupancy_inputs) and truth: wall spaces by the colour printed under them
+    ((column - row) % 5 on the colored side), and cream spaces (pattern lines, floor). -> (walls, cream), walls a
+    list of 5 (x, y) pairs."""
     from calibration.geometry import FLOOR, PATTERN, WALL
-    from vision.board_reader import _smooth, occupancy_features
-    from vision.light import ground_colour, light_gain, to_lab
     from vision.recognizer import TableRecognizer
     from vision.setup import learn_setup
     from vision.synthetic.look import Look
     from vision.synthetic.render import Renderer
 
-    wall_x, wall_y, cream_x, cream_y = [], [], [], []
+    wall_x, wall_y = [[] for _ in range(5)], [[] for _ in range(5)]
+    cream_x, cream_y = [], []
     for seed in seeds:
         rng = np.random.default_rng([seed, 77])
         renderer = Renderer(4, "colored", Look.random(seed, *size), seed)
@@ -240,24 +241,22 @@ def occupancy_samples(seeds, frames: int = 2, size=(1280, 720)):
             for i, b in enumerate(rec.boards):
                 if frame.occluded["boards"][i]:
                     continue
-                main = b.main.sample(frame.image)
-                reader = b.reader
-                gain = light_gain(ground_colour(main[reader.ground]), reader.ref_ground)
-                feats, _ = occupancy_features(to_lab(_smooth(main), gain), reader.ref_lab, reader.ground)
+                inputs = b.reader.occupancy_inputs(b.main.sample(frame.image))
                 tb = view["boards"][i]
-                for idx, space in enumerate(reader.spaces):
+                for idx, space in enumerate(b.reader.spaces):
                     if space.kind == WALL:
                         r, c = space.index
-                        wall_x.append(feats[idx])
-                        wall_y.append(tb["wall"][r][c] is not None)
+                        wall_x[(c - r) % 5].append(inputs[idx])
+                        wall_y[(c - r) % 5].append(tb["wall"][r][c] is not None)
                     elif space.kind == PATTERN:
                         r, j = space.index
-                        cream_x.append(feats[idx])
+                        cream_x.append(inputs[idx])
                         cream_y.append(j < len(tb["pattern_lines"][r]))
                     elif space.kind == FLOOR:
-                        cream_x.append(feats[idx])
+                        cream_x.append(inputs[idx])
                         cream_y.append(space.index[0] < len(tb["floor"]))
-    return (np.array(wall_x), np.array(wall_y, float)), (np.array(cream_x), np.array(cream_y, float))
+    walls = [(np.array(x), np.array(y, float)) for x, y in zip(wall_x, wall_y)]
+    return walls, (np.array(cream_x), np.array(cream_y, float))
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 30) -> np.ndarray:
