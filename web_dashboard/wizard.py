@@ -3,9 +3,11 @@
 The browser collects clicks (board corners, factory centres and radii, the centre-of-table polygon) into a
 draft that has exactly the calibration file's shape; the server validates it with `calibration.profile`, draws
 the layout it implies over the snapshot (so the person can see every space land on the board) and saves it.
-The setup capture (boards empty, every factory display dealt, the marker in the centre) teaches the profile its
-empty-board references and colour model through `vision.setup.learn_setup`; the frame itself is saved as a
-PNG beside the profile and named in the profile's `learned` field.
+Two captures teach the profile through `vision.setup.learn_setup(profile, setup, empty=bare)`: the bare table
+(boards, factory displays and centre empty, before the first deal; optional, but without it counting tiles on the
+displays is less reliable) and the setup (boards empty, every factory display dealt, the marker in the centre),
+which gives the empty-board references and the colour model. Each frame is saved as a PNG beside the profile and
+named in the profile's `learned` field ("empty_image", "setup_image").
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ class WizardError(Exception):
 class CalibrationWizard:
     profile_path: Path
     snapshot: np.ndarray | None = None
-    empty_capture: np.ndarray | None = None
+    bare_capture: np.ndarray | None = None  # the table before the first deal: boards, displays and centre empty
+    setup_capture: np.ndarray | None = None  # boards empty, every display dealt, the marker in the centre
     overlay: np.ndarray | None = None
     saved_at: float | None = None
     # Called with the saved profile, so the running camera loop starts using it without a restart.
@@ -39,7 +42,7 @@ class CalibrationWizard:
             self.snapshot = frame.copy()
             self.overlay = None
             h, w = frame.shape[:2]
-            return {"width": w, "height": h, "taken_at": time.time()}
+            return {"width": w, "height": h, "taken_at": time.time(), "captures": self._captures()}
 
     def set_uploaded(self, data: bytes) -> dict:
         import cv2
@@ -49,10 +52,20 @@ class CalibrationWizard:
             raise WizardError("the uploaded file is not an image OpenCV can read (use PNG or JPEG)")
         return self.set_snapshot(frame)
 
-    def capture_empty(self, frame: np.ndarray) -> dict:
+    def capture_bare(self, frame: np.ndarray) -> dict:
         with self._lock:
-            self.empty_capture = frame.copy()
-            return {"captured_at": time.time()}
+            # Learning compares the two captures pixel by pixel, so a frame of another camera mode is useless.
+            for other, name in ((self.snapshot, "snapshot"), (self.setup_capture, "setup capture")):
+                if other is not None and other.shape[:2] != frame.shape[:2]:
+                    raise WizardError(f"the bare-table frame is {_size(frame)} but the {name} is {_size(other)}: "
+                                      "capture the bare table with the same camera at the same resolution")
+            self.bare_capture = frame.copy()
+            return {"captured_at": time.time(), "captures": self._captures()}
+
+    def capture_setup(self, frame: np.ndarray) -> dict:
+        with self._lock:
+            self.setup_capture = frame.copy()
+            return {"captured_at": time.time(), "captures": self._captures()}
 
     def check(self, draft: dict) -> dict:
         """Validate the draft and draw its layout over the snapshot; returns what the page shows."""
@@ -68,15 +81,14 @@ class CalibrationWizard:
 
         profile = self._profile(draft)
         self.profile_path.parent.mkdir(parents=True, exist_ok=True)
-        warning = None
         with self._lock:
-            if self.empty_capture is not None:
-                import cv2
-
-                profile, warning = _learn(profile, self.empty_capture)
-                setup_path = self.profile_path.with_name(self.profile_path.stem + "-setup.png")
-                cv2.imwrite(str(setup_path), self.empty_capture)
-                profile.learned = {**profile.learned, "setup_image": setup_path.name}
+            setup, bare = self.setup_capture, self.bare_capture
+            learning = _learn(profile, setup, bare) if setup is not None else Learning(profile, note=_no_setup(bare))
+            profile = learning.profile
+            images = {"setup_image": (setup, "setup"), "empty_image": (bare, "empty")}
+            for key, (frame, suffix) in images.items():
+                if frame is not None:
+                    profile.learned = {**profile.learned, key: self._write_png(frame, suffix)}
             try:
                 profiles.save(profile, self.profile_path)
             except OSError as err:
@@ -84,8 +96,24 @@ class CalibrationWizard:
             self.saved_at = time.time()
         if self.on_saved is not None:
             self.on_saved(profile)
-        return {"ok": True, "path": str(self.profile_path), "learned": warning is None and
-                self.empty_capture is not None, "warning": warning}
+        return {"ok": True, "path": str(self.profile_path), "learned": learning.learned,
+                "bare_table": learning.bare_used, "warning": learning.warning, "note": learning.note}
+
+    def captures(self) -> dict:
+        with self._lock:
+            return self._captures()
+
+    def _captures(self) -> dict:
+        return {"bare": self.bare_capture is not None, "setup": self.setup_capture is not None}
+
+    def _write_png(self, frame: np.ndarray, suffix: str) -> str:
+        """The frame saved beside the profile (so the setup can be learned again later); returns its file name."""
+        import cv2
+
+        path = self.profile_path.with_name(f"{self.profile_path.stem}-{suffix}.png")
+        if not cv2.imwrite(str(path), frame):
+            raise WizardError(f"cannot write {path}")
+        return path.name
 
     def _profile(self, draft: dict):
         from calibration.profile import CalibrationError, from_json
@@ -99,25 +127,55 @@ class CalibrationWizard:
             raise WizardError(str(err)) from None
 
 
-def _learn(profile, frame: np.ndarray):
-    """(profile with what the setup frame teaches, None) or (profile unchanged, why nothing was learned).
+@dataclass
+class Learning:
+    """What saving learned: the profile to save, and what the page should tell the person."""
+
+    profile: object
+    learned: bool = False  # the setup capture taught the profile
+    bare_used: bool = False  # ... in the light of the bare table
+    warning: str | None = None  # why nothing was learned
+    note: str | None = None  # learned, but less well than it could be
+
+
+LESS_RELIABLE = "counting tiles on the factory displays will be less reliable"
+
+
+def _size(frame: np.ndarray) -> str:
+    return f"{frame.shape[1]}x{frame.shape[0]}"
+
+
+def _no_setup(bare: np.ndarray | None) -> str | None:
+    return "the bare table alone teaches nothing: capture the setup too" if bare is not None else None
+
+
+def _learn(profile, setup: np.ndarray, bare: np.ndarray | None) -> Learning:
+    """The profile with what the captures teach, or unchanged with a warning saying why nothing was learned.
 
     The corners and circles the person clicked are worth saving even when the setup frame is unusable (boards
     not empty, a factory short), so a failed learning step is a warning, not a refusal."""
-    size = (frame.shape[1], frame.shape[0])
+    size = (setup.shape[1], setup.shape[0])
     if profile.image_size is not None and tuple(profile.image_size) != size:
-        return profile, (f"the setup was not learned: the setup frame is {size[0]}x{size[1]} but the calibration "
-                         f"is for {profile.image_size[0]}x{profile.image_size[1]} frames; capture the table at "
-                         "setup again")
+        return Learning(profile, warning=(
+            f"the setup was not learned: the setup frame is {size[0]}x{size[1]} but the calibration is for "
+            f"{profile.image_size[0]}x{profile.image_size[1]} frames; capture the table at setup again"))
+    note = None
+    if bare is None:
+        note = f"without a bare-table capture, {LESS_RELIABLE}"
+    elif bare.shape != setup.shape:  # possible only if the snapshot was retaken at another size since
+        note = (f"the bare-table frame ({_size(bare)}) is not the setup frame's size ({_size(setup)}), so it was not "
+                f"used and {LESS_RELIABLE}")
+        bare = None
     try:
         from vision.setup import SetupError, learn_setup
     except ImportError as err:
-        return profile, f"the setup was not learned: {err}"
+        return Learning(profile, warning=f"the setup was not learned: {err}")
     try:
-        return learn_setup(profile, frame), None
+        return Learning(learn_setup(profile, setup, empty=bare), True, bare is not None, note=note)
     except (SetupError, ValueError) as err:
-        return profile, (f"the setup was not learned ({err}); capture the table at setup again: boards empty, "
-                         "4 tiles on every factory display, the marker in the centre")
+        return Learning(profile, warning=(
+            f"the setup was not learned ({err}); capture the table at setup again: boards empty, 4 tiles on "
+            "every factory display, the marker in the centre"))
 
 
 def draw_profile(frame: np.ndarray, profile) -> np.ndarray:

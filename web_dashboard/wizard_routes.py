@@ -55,9 +55,20 @@ def upload():
     return jsonify({"ok": True, **runtime().wizard.set_uploaded(photo.read())})
 
 
+@bp.get("/api/calibration/captures")
+def captures():
+    return jsonify({"ok": True, "captures": runtime().wizard.captures()})
+
+
+@bp.post("/api/calibration/bare")
+def capture_bare():
+    return jsonify({"ok": True, **runtime().wizard.capture_bare(_frame())})
+
+
+# The setup capture (boards empty, displays dealt); "empty" in its path is for the boards, kept for its callers.
 @bp.post("/api/calibration/empty")
-def capture_empty():
-    return jsonify({"ok": True, **runtime().wizard.capture_empty(_frame())})
+def capture_setup():
+    return jsonify({"ok": True, **runtime().wizard.capture_setup(_frame())})
 
 
 @bp.post("/api/calibration/check")

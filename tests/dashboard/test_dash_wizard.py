@@ -12,6 +12,7 @@ from web_dashboard.security import CSRF_HEADER
 from web_dashboard.wizard import overlay_painter
 
 LOOPBACK = {"REMOTE_ADDR": "127.0.0.1"}
+NETWORK = {"REMOTE_ADDR": "192.168.1.20"}
 
 DRAFT = {
     "boards": [{"corners": [[10, 10], [150, 10], [150, 120], [10, 120]]},
@@ -65,6 +66,28 @@ def test_upload_check_and_save_a_profile(app, security, runtime):
     assert saved.status_code == 200
     profile = load(runtime.wizard.profile_path)
     assert profile.image_size == (320, 240) and profile.players == 4
+
+
+def test_the_bare_table_endpoint_is_guarded_and_refuses_a_frame_of_another_size(app, security, runtime,
+                                                                              monkeypatch):
+    client, post = client_post(app, security)
+    monkeypatch.setattr(runtime.camera, "snapshot", lambda: np.full((240, 320, 3), 90, np.uint8))
+    # The same gate as every state-changing endpoint: the token for network clients, the CSRF value for all.
+    assert client.post("/api/calibration/bare", environ_base=NETWORK,
+                       headers={CSRF_HEADER: security.csrf_value()}).status_code == 403
+    assert client.post("/api/calibration/bare", environ_base=LOOPBACK).status_code == 403
+    assert runtime.wizard.captures() == {"bare": False, "setup": False}
+    post("/api/calibration/upload", data={"photo": (io.BytesIO(png(640, 480)), "table.png")},
+         content_type="multipart/form-data")
+    refused = post("/api/calibration/bare")
+    assert refused.status_code == 409 and "320x240 but the snapshot is 640x480" in refused.get_json()["error"]
+    post("/api/calibration/upload", data={"photo": (io.BytesIO(png(320, 240)), "table.png")},
+         content_type="multipart/form-data")
+    taken = post("/api/calibration/bare")
+    assert taken.status_code == 200 and taken.get_json()["captures"] == {"bare": True, "setup": False}
+    assert post("/api/calibration/empty").get_json()["captures"] == {"bare": True, "setup": True}
+    shown = client.get("/api/calibration/captures", environ_base=LOOPBACK).get_json()
+    assert shown["captures"] == {"bare": True, "setup": True}
 
 
 def test_the_camera_overlay_marks_regions_and_occluded_boards():
@@ -121,6 +144,14 @@ def test_saving_a_calibration_switches_the_running_camera_to_it(tmp_path):
         runtime.stop()
 
 
+def schematic_bare() -> np.ndarray:
+    """The same schematic table before the first deal: boards, factory displays and centre empty."""
+    from tracker.game import Game
+    from web_dashboard.schematic import draw_table
+
+    return draw_table(Game.new(4).state.to_table(), (960, 600))
+
+
 def schematic_setup():
     """A frame of the demo's schematic table at setup (boards empty, round 1 dealt) and its true layout."""
     import random
@@ -148,13 +179,69 @@ def test_the_setup_capture_teaches_the_profile(tmp_path):
     frame, draft = schematic_setup()
     wizard = CalibrationWizard(tmp_path / "cal.json")
     wizard.set_snapshot(frame)
-    wizard.capture_empty(frame)
+    wizard.capture_setup(frame)
     result = wizard.save(draft)
     assert result["learned"] is True and result["warning"] is None
+    # Without the bare table the setup is still learned, and the person is told what that costs.
+    assert result["bare_table"] is False and "less reliable" in result["note"]
     profile = load(tmp_path / "cal.json")
     assert len(profile.learned["setup"]["boards"]) == 4 and len(profile.learned["setup"]["factories"]) == 9
     assert "colour_model" in profile.learned
+    assert "empty" not in profile.learned["setup"]["factories"][0] and "empty_image" not in profile.learned
     assert (tmp_path / profile.learned["setup_image"]).exists()
+
+
+def test_the_bare_table_and_the_setup_are_learned_together(tmp_path):
+    import cv2
+
+    from web_dashboard.wizard import CalibrationWizard
+
+    frame, draft = schematic_setup()
+    bare = schematic_bare()
+    wizard = CalibrationWizard(tmp_path / "cal.json")
+    wizard.set_snapshot(bare)
+    assert wizard.capture_bare(bare)["captures"] == {"bare": True, "setup": False}
+    assert wizard.capture_setup(frame)["captures"] == {"bare": True, "setup": True}
+    result = wizard.save(draft)
+    assert result["learned"] is True and result["bare_table"] is True
+    assert result["warning"] is None and result["note"] is None
+    profile = load(tmp_path / "cal.json")
+    assert all("empty" in f for f in profile.learned["setup"]["factories"])
+    assert "empty" in profile.learned["setup"]["center"]
+    # Both frames are kept beside the profile, exactly as captured.
+    saved_bare = cv2.imread(str(tmp_path / profile.learned["empty_image"]))
+    assert profile.learned["empty_image"] != profile.learned["setup_image"]
+    assert np.array_equal(saved_bare, bare)
+    assert (tmp_path / profile.learned["setup_image"]).exists()
+
+
+def test_a_bare_capture_of_another_size_is_refused(tmp_path):
+    import pytest
+
+    from web_dashboard.wizard import CalibrationWizard, WizardError
+
+    frame, _ = schematic_setup()
+    wizard = CalibrationWizard(tmp_path / "cal.json")
+    wizard.capture_setup(frame)
+    with pytest.raises(WizardError, match="bare-table frame is 400x300 but the setup capture is 960x600"):
+        wizard.capture_bare(frame[:300, :400])
+    wizard.set_snapshot(frame)
+    with pytest.raises(WizardError, match="but the snapshot is 960x600"):
+        wizard.capture_bare(frame[:300, :400])
+    assert wizard.captures() == {"bare": False, "setup": True}
+
+
+def test_the_bare_table_alone_teaches_nothing_but_the_clicks_are_saved(tmp_path):
+    from web_dashboard.wizard import CalibrationWizard
+
+    _, draft = schematic_setup()
+    wizard = CalibrationWizard(tmp_path / "cal.json")
+    wizard.set_snapshot(schematic_bare())
+    wizard.capture_bare(schematic_bare())
+    result = wizard.save(draft)
+    assert result["learned"] is False and "capture the setup too" in result["note"]
+    profile = load(tmp_path / "cal.json")
+    assert "setup" not in profile.learned and (tmp_path / profile.learned["empty_image"]).exists()
 
 
 def test_an_unusable_setup_capture_still_saves_the_clicks_with_a_warning(tmp_path):
@@ -163,7 +250,7 @@ def test_an_unusable_setup_capture_still_saves_the_clicks_with_a_warning(tmp_pat
     frame, draft = schematic_setup()
     wizard = CalibrationWizard(tmp_path / "cal.json")
     wizard.set_snapshot(frame)
-    wizard.capture_empty(frame[:300, :400])  # a frame of another size than the calibration's
+    wizard.capture_setup(frame[:300, :400])  # a frame of another size than the calibration's
     result = wizard.save(draft)
     assert result["learned"] is False and "capture the table at setup again" in result["warning"]
     profile = load(tmp_path / "cal.json")

@@ -38,7 +38,17 @@ function redraw() {
   const next = target(clicks.length);
   document.getElementById("progress").textContent = `${clicks.length} of ${needed()} points`;
   document.getElementById("step-title").textContent = next ? "2 · Click the corners and factories" : "3 · Capture, check, save";
-  document.getElementById("instruction").textContent = next ? `Click ${next}.` : "All points placed: capture the setup, check the overlay, save.";
+  document.getElementById("instruction").textContent = next ? `Click ${next}.`
+    : "All points placed: capture the bare table, deal and capture the setup, check the overlay, save.";
+}
+
+// Which captures the server holds (it keeps them across snapshots and page reloads).
+function showCaptures(captures) {
+  for (const [key, done] of Object.entries(captures || {})) {
+    const state = document.getElementById(key + "-state");
+    state.textContent = done ? "✓ captured" : "not captured";
+    state.classList.toggle("done", done);
+  }
 }
 
 async function loaded(info) {
@@ -48,6 +58,7 @@ async function loaded(info) {
   img.src = "/calibration/snapshot.jpg?t=" + Date.now();
   img.hidden = false;
   document.getElementById("radius").value = Math.round(info.width / 28);
+  showCaptures(info.captures);
   redraw();
 }
 
@@ -78,9 +89,13 @@ document.getElementById("shot").addEventListener("click", ev => {
 document.getElementById("undo-click").addEventListener("click", () => { clicks.pop(); redraw(); });
 document.getElementById("players").addEventListener("change", () => { clicks = []; redraw(); });
 
-document.getElementById("empty-btn").addEventListener("click", async () => {
-  try { await post("/api/calibration/empty"); msg("Setup captured."); } catch (e) { msg(e.message, true); }
-});
+async function capture(path, done) {
+  try { showCaptures((await post(path)).captures); msg(done); } catch (e) { msg(e.message, true); }
+}
+
+document.getElementById("bare-btn").addEventListener("click", () =>
+  capture("/api/calibration/bare", "Bare table captured: now deal the first round and capture the setup."));
+document.getElementById("empty-btn").addEventListener("click", () => capture("/api/calibration/empty", "Setup captured."));
 
 document.getElementById("check-btn").addEventListener("click", async () => {
   if (clicks.length < needed()) { msg(`Place all ${needed()} points first (${clicks.length} so far).`, true); return; }
@@ -96,9 +111,13 @@ document.getElementById("check-btn").addEventListener("click", async () => {
 document.getElementById("save-btn").addEventListener("click", async () => {
   try {
     const r = await post("/api/calibration/save", {draft: draft()});
-    msg("Saved to " + r.path + (r.learned ? " with the setup learned." : r.warning ? " — " + r.warning : "."), !!r.warning);
+    const how = r.learned ? " with the setup learned" + (r.bare_table ? " against the bare table." : ".")
+      : r.warning ? " — " + r.warning : ".";
+    msg("Saved to " + r.path + how + (r.note ? " Note: " + r.note + "." : ""), !!r.warning);
   }
   catch (e) { msg(e.message, true); }
 });
 
+fetch("/api/calibration/captures", {credentials: "same-origin"}).then(r => r.json()).then(d => showCaptures(d.captures))
+  .catch(() => {});  // the buttons still work; the marks appear with the first capture
 connectLive({camera: renderCameraBadge, state: s => renderDriver(s)});
