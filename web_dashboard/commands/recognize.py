@@ -1,8 +1,11 @@
-"""`azul-companion recognize IMAGE --calibration FILE [--setup SETUP_IMAGE] [--save-calibration OUT] [--json]`.
+"""`azul-companion recognize IMAGE --calibration FILE [--setup SETUP_IMAGE [--empty EMPTY_IMAGE]]
+[--save-calibration OUT] [--json]`.
 
 One frame -> one observation. With `--setup`, the empty-board references and the colour model are first learned
 from a photograph of the same table at setup (empty boards, 4 tiles per display, marker in the centre);
-`--save-calibration` keeps what was learned, so later calls need only `--calibration`.
+`--empty` adds a photograph of the bare table before the first deal (boards, displays and centre empty), against
+which tiles on the displays are counted and coloured more reliably. `--save-calibration` keeps what was learned,
+so later calls need only `--calibration`.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ def register(subparsers) -> None:
     parser.add_argument("image", help="a photograph (PNG, JPEG...) of the table")
     parser.add_argument("--calibration", required=True, help="the calibration file (JSON)")
     parser.add_argument("--setup", default=None, help="a photograph of the same table at setup, to learn from")
+    parser.add_argument("--empty", default=None,
+                        help="with --setup: a photograph of the bare table before the first deal, to learn from")
     parser.add_argument("--save-calibration", default=None, help="write the calibration with what was learned")
     parser.add_argument("--json", action="store_true", help="print the observation as one JSON object")
     parser.set_defaults(func=run)
@@ -35,6 +40,15 @@ def _read_image(path: str):
     return image
 
 
+def _same_size(path: str, image_path: str, size: tuple[int, int]):
+    """The image at `path`, refused unless it is the size of the photograph being read (one camera, one mode)."""
+    image = _read_image(path)
+    if (image.shape[1], image.shape[0]) != size:
+        raise UserError(f"{path} is {image.shape[1]}x{image.shape[0]} but {image_path} is {size[0]}x{size[1]}: "
+                        "both must come from the same camera at the same resolution")
+    return image
+
+
 def run(args: argparse.Namespace) -> int:
     from calibration.profile import CalibrationError, load, save
     from vision.recognizer import FrameError, TableRecognizer
@@ -44,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         profile = load(args.calibration)
     except CalibrationError as err:
         raise UserError(str(err)) from None
+    if args.empty and not args.setup:
+        raise UserError("--empty needs --setup: the bare table is learned together with the table at setup")
     image = _read_image(args.image)
     size = (image.shape[1], image.shape[0])
     if profile.image_size is not None and tuple(profile.image_size) != size:
@@ -53,10 +69,9 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         if args.setup:
-            setup = _read_image(args.setup)
-            if (setup.shape[1], setup.shape[0]) != size:
-                raise UserError(f"{args.setup} and {args.image} differ in size: both must come from the same camera")
-            profile = learn_setup(profile, setup)
+            setup = _same_size(args.setup, args.image, size)
+            empty = _same_size(args.empty, args.image, size) if args.empty else None
+            profile = learn_setup(profile, setup, empty=empty)
             if args.save_calibration:
                 save(profile, args.save_calibration)
         observation = TableRecognizer(profile, size).recognize(image)
