@@ -209,22 +209,30 @@ class RegionCounter:
     def _explain(self, mask: np.ndarray, r: int, c: int, core: np.ndarray, whole: np.ndarray,
                  side: float) -> list[Tile]:
         tiles = []
-        g = self.size
-        gy, gx = np.ogrid[:g, :g]
+        # Among places equally full at the core, the tile's middle is the one whose whole inscribed disc is
+        # fullest: picked off-centre, a tile would leave a crescent to be counted again. One filter scores both.
+        k, o = core.shape[0] // 2, (whole.shape[0] - core.shape[0]) // 2
+        both = whole.copy()
+        both[o:o + core.shape[0], o:o + core.shape[0]] += core
+        # Only the box round this colour's pixels (and a disc's reach beyond) can hold its tiles.
+        ys, xs = np.nonzero(mask)
+        pad = whole.shape[0] // 2 + 1
+        top, left = max(0, ys.min() - pad), max(0, xs.min() - pad)
+        box = mask[top:ys.max() + pad + 1, left:xs.max() + pad + 1]
+        h, w = box.shape
+        gy, gx = np.ogrid[:h, :w]
         while True:
-            fill = cv2.filter2D(mask, -1, core, borderType=cv2.BORDER_CONSTANT)
-            # Among places equally full at the core, the tile's middle is the one whose whole inscribed disc is
-            # fullest: picked off-centre, a tile would leave a crescent to be counted again.
-            around = cv2.filter2D(mask, -1, whole, borderType=cv2.BORDER_CONSTANT)
-            y, x = np.unravel_index(int(np.argmax(fill + around)), fill.shape)
-            best = float(fill[y, x])
+            score = cv2.filter2D(box, -1, both, borderType=cv2.BORDER_CONSTANT)
+            y, x = np.unravel_index(int(np.argmax(score)), score.shape)
+            y0, y1, x0, x1 = max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1)
+            best = float(np.sum(box[y0:y1, x0:x1] * core[y0 - y + k:y1 - y + k, x0 - x + k:x1 - x + k]))
             if best < FULL - DOUBT:
                 return tiles
             if best >= FULL:
-                tiles.append(Tile(r, c, int(y), int(x), best))
+                tiles.append(Tile(r, c, int(y + top), int(x + left), best))
             else:
                 self.doubts[r, c] = max(self.doubts[r, c], best)
-            mask[(gy - y) ** 2 + (gx - x) ** 2 <= (ERASE * side) ** 2] = 0.0
+            box[(gy - y) ** 2 + (gx - x) ** 2 <= (ERASE * side) ** 2] = 0.0
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
