@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass, field
 
 from tracker.evidence import CountEvidence, ObservationError, TableEvidence, table_evidence
@@ -275,15 +276,20 @@ class MoveTracker:
     # ---- the next round's deal ---------------------------------------------------------------------
     def _deal(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
         """Read the refill. Players often start taking tiles the moment the displays are full, so each display's
-        last reading seen at rest with tiles on it is kept: the deal is what they held, even if one has
-        since been taken from."""
+        clearest reading seen at rest with tiles on it is kept: the deal is what they held, even if one has
+        since been taken from. A wrong deal would derail the whole round, so every display must have been
+        read with DEAL_CONFIDENCE at least once."""
         state = self.state
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen = state.round, {}
         for j, f in enumerate(evidence.factories):
-            if not f.occluded and sum(f.counts):
-                self._deal_seen[j] = f
+            if not f.occluded and sum(f.counts) and (j not in self._deal_seen or
+                                                     f.log_miss <= self._deal_seen[j].log_miss):
+                self._deal_seen[j] = f  # log_miss falls as vision is surer of the count
+        unsure = [j for j, f in sorted(self._deal_seen.items()) if f.log_miss > DEAL_LOG_MISS]
+        if unsure and len(self._deal_seen) == len(state.factories):
+            return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         readings = [self._deal_seen[j].counts if j in self._deal_seen else (0,) * 5
                     for j in range(len(state.factories))]
         seen = sum(sum(c) for c in readings)
@@ -411,6 +417,8 @@ def _contents(tiles: int) -> list[tuple[int, ...]]:
 
 
 _FOUR = _contents(4)  # what a display holds after a full deal
+DEAL_CONFIDENCE = 0.85  # how sure vision must have been of a display once before its reading makes the deal
+DEAL_LOG_MISS = math.log((1 - DEAL_CONFIDENCE) / 2) - math.log(DEAL_CONFIDENCE)  # as CountEvidence.log_miss
 
 
 def _score(h: Hypothesis, scorer: Scorer) -> float:

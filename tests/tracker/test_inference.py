@@ -428,3 +428,28 @@ def test_malformed_count_confidence_is_reported_not_raised():
     obs["details"] = {"factories": [{"count_confidence": {"blue": 7}}] * 5}
     status = MoveTracker(Game.new(2)).observe(obs, 0.1)
     assert status.waiting and "count_confidence" in status.waiting
+
+
+def test_a_deal_is_not_made_from_an_unsure_reading_but_from_the_clearest_one():
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(11))
+    right = observe(truth.to_table())
+    wrong = copy.deepcopy(right)
+    first = wrong["factories"][0]["counts"]
+    colour = next(iter(first))
+    other = next(c for c in COLOUR_NAMES if c != colour)
+    first[colour] -= 1
+    first[other] = first.get(other, 0) + 1  # one tile misread as another colour: still 4 tiles
+    wrong["factories"][0]["confidence"] = 0.6
+    tracker = MoveTracker(game)
+    t = 0.0
+    for _ in range(6):
+        t += 1 / FPS
+        status = tracker.observe(copy.deepcopy(wrong), t)
+    assert game.state.phase == DEAL and status.waiting == "waiting for a clearer view of factory display 1"
+    right["factories"][0]["confidence"] = 0.97
+    for _ in range(6):
+        t += 1 / FPS
+        tracker.observe(copy.deepcopy(right), t)
+    assert game.state == truth
