@@ -132,6 +132,9 @@ def test_the_camera_is_shown_lost_and_comes_back_with_the_game_intact(live, page
 def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
     runtime, url, _ = live
     page.goto(url + "/calibrate")
+    # As a person would: wait for the camera (this test may be the first of its module on an xdist worker).
+    page.wait_for_function("document.getElementById('camera-badge').textContent.startsWith('camera live')",
+                           timeout=TIMEOUT_MS)
     page.click("#snap-btn")
     image = page.locator("#shot")
     image.wait_for(state="visible", timeout=TIMEOUT_MS)
@@ -150,8 +153,13 @@ def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
     for x, y in points:
         page.mouse.click(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
     assert "29 of 29 points" in page.inner_text("#progress")
+    assert page.inner_text("#bare-state") == page.inner_text("#setup-state") == "not captured"
+    page.click("#bare-btn")
+    page.wait_for_function("document.getElementById('cal-msg').textContent.includes('Bare table captured')")
+    assert page.inner_text("#bare-state") == "✓ captured" and page.inner_text("#setup-state") == "not captured"
     page.click("#empty-btn")
     page.wait_for_function("document.getElementById('cal-msg').textContent.includes('Setup captured')")
+    assert page.inner_text("#setup-state") == "✓ captured"
     page.click("#check-btn")
     overlay = page.locator("#overlay")
     overlay.wait_for(state="visible", timeout=TIMEOUT_MS)
@@ -170,8 +178,8 @@ def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
     for board, aimed in zip(profile.boards, truth.boards):
         for got, want in zip(board.corners, aimed.corners):
             assert abs(got[0] - want[0]) <= tolerance and abs(got[1] - want[1]) <= tolerance
-    assert profile.learned.get("setup_image")
-    assert (runtime.wizard.profile_path.parent / profile.learned["setup_image"]).exists()
+    for image in ("setup_image", "empty_image"):  # both captures are kept beside the profile
+        assert (runtime.wizard.profile_path.parent / profile.learned[image]).exists()
     assert runtime.camera.overlay is not None  # the camera view now shows the saved calibration
 
 
