@@ -162,7 +162,7 @@ def _learn(profile, setup: np.ndarray, bare: np.ndarray | None) -> Learning:
     note = None
     if bare is None:
         note = f"without a bare-table capture, {LESS_RELIABLE}"
-    elif bare.shape != setup.shape:  # possible only if the snapshot was retaken at another size since
+    elif bare.shape != setup.shape:  # the bare table captured before a snapshot and setup of another size
         note = (f"the bare-table frame ({_size(bare)}) is not the setup frame's size ({_size(setup)}), so it was not "
                 f"used and {LESS_RELIABLE}")
         bare = None

@@ -231,6 +231,20 @@ def test_a_bare_capture_of_another_size_is_refused(tmp_path):
     assert wizard.captures() == {"bare": False, "setup": True}
 
 
+def test_a_bare_capture_taken_before_a_snapshot_of_another_size_is_left_out_with_a_note(tmp_path):
+    from web_dashboard.wizard import CalibrationWizard
+
+    frame, draft = schematic_setup()
+    wizard = CalibrationWizard(tmp_path / "cal.json")
+    wizard.capture_bare(schematic_bare()[:300, :400])  # nothing to compare with yet
+    wizard.set_snapshot(frame)
+    wizard.capture_setup(frame)
+    result = wizard.save(draft)
+    assert result["learned"] is True and result["bare_table"] is False
+    assert "(400x300) is not the setup frame's size (960x600)" in result["note"]
+    assert "empty" not in load(tmp_path / "cal.json").learned["setup"]["factories"][0]
+
+
 def test_the_bare_table_alone_teaches_nothing_but_the_clicks_are_saved(tmp_path):
     from web_dashboard.wizard import CalibrationWizard
 
