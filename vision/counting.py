@@ -30,6 +30,9 @@ FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
 BACKGROUND_SIGMA = 9.0  # spread of the non-tile colours, L*a*b* units
 SIDE_SHADE = np.array([0.55, 0.6, 0.6], np.float32)  # a side face against the top, per L*a*b* channel
 UNCHANGED_DELTA_E = 8.0  # a pixel this close to the empty table's (give or take a pixel's shift) is no tile
+STEADY_CHANGE = 30.0  # a channel changed by this much (of 255) changed for real, not by noise
+STEADY_SHARE = 0.01  # a region with more of its pixels changed than this is a new view
+STEADY_RATE = 0.3  # weight of the newest frame in a steady region's average
 CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any turn, foreshortened too)
 FULL = 0.5  # share of a tile's core of one colour that makes it a tile (labels are patchy)
 DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
@@ -101,6 +104,7 @@ class RegionCounter:
             self.set_empty(empty, print_gain)
         self._lut: np.ndarray | None = None
         self._lut_key: tuple | None = None
+        self._mean: np.ndarray | None = None  # the regions averaged while they stay the same
 
     def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None) -> None:
         """The regions' (N, G, G, 3) BGR grids on the empty table, sampled like any frame; `print_gain` (N, 3)
@@ -141,7 +145,7 @@ class RegionCounter:
         each region's share of clipped pixels (glare)."""
         # The light's gain wobbles a little frame to frame; steps of 4 % keep the table from being rebuilt each
         # frame (a rebuild costs about two frames) while staying well inside the colour classes' spread.
-        patches = self.sample(frame)
+        patches = self._steady(self.sample(frame))
         if self.print_gain is not None:
             # In the print's light: each region's own gain (setup light -> print light) times the frame's (this
             # light -> setup light); one fixed table then serves every lamp.
@@ -165,6 +169,19 @@ class RegionCounter:
             label[self.empty.unchanged(to_lab(patches, gain))] = -1
         clipped = (patches.min(axis=-1) >= GLARE_LEVEL) & self.inside
         return label, clipped.sum(axis=(1, 2)) / self.inside.sum(axis=(1, 2))
+
+    def _steady(self, patches: np.ndarray) -> np.ndarray:
+        """The regions averaged over the frames they have stayed the same (a video of a still table): sensor
+        noise and compression, frame to frame, decide a tile's colour less. A region where more than a few
+        pixels changed clearly starts again from this frame."""
+        now = patches.astype(np.float32)
+        if self._mean is None or self._mean.shape != now.shape:
+            self._mean = now
+            return patches
+        changed = np.mean(np.abs(now - self._mean).max(axis=-1) > STEADY_CHANGE, axis=(1, 2)) > STEADY_SHARE
+        self._mean[changed] = now[changed]
+        self._mean[~changed] += STEADY_RATE * (now[~changed] - self._mean[~changed])
+        return np.round(self._mean).astype(np.uint8)
 
     def _classes(self) -> int:
         return len(TILE_CLASSES) if self.allow_marker else len(COLOURS)

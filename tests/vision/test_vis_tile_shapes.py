@@ -94,3 +94,23 @@ def test_a_display_never_holds_more_than_four_tiles():
     (count,) = counter.count_labels(label[None], np.zeros(1))
     assert count.counts == {"red": 1, "blue": 1, "yellow": 1, "white": 1}
     assert count.count_confidence["black"] < 0.5
+
+
+def test_a_still_display_is_averaged_over_frames_and_a_changed_one_starts_again():
+    counter = _counter()
+    rng = np.random.default_rng(1)
+    clean = np.full((200, 200, 3), 120, np.uint8)
+    cv2.rectangle(clean, (80, 80), (110, 110), (40, 40, 200), -1)
+
+    def noisy(img):
+        return np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+
+    truth = counter.sample(clean).astype(np.float32)
+    first = counter._steady(counter.sample(noisy(clean))).astype(np.float32)
+    for _ in range(8):
+        steady = counter._steady(counter.sample(noisy(clean))).astype(np.float32)
+    assert np.abs(steady - truth).mean() < 0.6 * np.abs(first - truth).mean()
+    moved = clean.copy()
+    cv2.rectangle(moved, (60, 60), (95, 95), (200, 120, 40), -1)  # a tile put down
+    now = counter._steady(counter.sample(moved)).astype(np.float32)
+    assert np.abs(now - counter.sample(moved).astype(np.float32)).max() < 1.0
