@@ -1,8 +1,9 @@
 """A recorded game, replayed through the whole pipeline: frames -> recognition -> move tracker -> game log.
 
-The first frame is the setup (empty boards, displays filled, marker in the centre): unless the calibration
-already holds what was learned at setup, it is learned from that frame. Every frame is then read in order at
-its recording timestamp; the move tracker commits what the table proves.
+The frames start at the setup (empty boards, displays filled, marker in the centre): either the calibration
+already holds what was learned at setup, or the setup was found in the recording (`vision.autosetup`) and the
+frames before it are left out. Every frame is then read in order at its recording timestamp; the move tracker
+commits what the table proves.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class ReplayReport:
     commits: list[dict] = field(default_factory=list)
     alerts: list[dict] = field(default_factory=list)
     score_alerts: list[dict] = field(default_factory=list)
+    setup: dict | None = None  # where the setup was found in the recording (frame, t, frames averaged)
 
     def to_json(self, game: Game) -> dict:
         state = game.state
@@ -47,6 +49,7 @@ class ReplayReport:
             "commits": self.commits,
             "alerts": self.alerts,
             "score_alerts": self.score_alerts,
+            "setup": self.setup,
         }
 
 
@@ -55,10 +58,13 @@ def replay_frames(
     recognize: Callable[[np.ndarray, float], dict],
     game: Game,
     on_status: Callable[[float, TrackerStatus], None] | None = None,
+    setup: dict | None = None,
 ) -> ReplayReport:
-    """Feed every frame to the recogniser and the move tracker; record commits and alerts as they happen."""
+    """Feed every frame to the recogniser and the move tracker; record commits and alerts as they happen.
+    `setup`: where the setup was found; the frames before it count as read, though the tracker never saw them."""
     tracker = MoveTracker(game)
-    report = ReplayReport(game.state.players, game.state.variant)
+    report = ReplayReport(game.state.players, game.state.variant, frames=setup["frame"] if setup else 0,
+                          setup=setup)
     last_alert = None
     seen_cubes: set[tuple[int, str]] = set()
     for timestamp, frame in frames:
