@@ -15,14 +15,10 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from vision.synthetic.animate import GameAnimation, Pace
+from vision.synthetic.animate import PEOPLE_PACE, GameAnimation, Pace
 from vision.synthetic.look import Look
 
-# People at a real table: a hand over each move for ~0.6 s, the table still ~0.5 s after it; the new deal looked
-# at for ~1 s before the first player reaches; a misplacement left for ~0.8 s before it is fixed; one move in ten bumps the board. (The renderer's default pace packs a
-# 4-player game into ~40 s.)
-BENCH_PACE = Pace(reach=2, carry=2, place=2, still=5, misplaced_still=8, deal_still=10, misplace_probability=0.06,
-                  nudge_probability=0.1)
+BENCH_PACE = PEOPLE_PACE
 ALERT_GRACE_S = 1.0  # an alert may come this late after a misplacement is fixed and still count for it
 FIRST_SEED = 50_000  # bench games never overlap the seeds tests or tuning use
 

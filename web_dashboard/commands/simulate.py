@@ -28,6 +28,9 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--size", default="1280x720", help="frame size WxH, 640x480 to 3840x2160 (default 1280x720)")
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second of play (default 10)")
+    parser.add_argument("--pace", choices=("people", "quick"), default="people",
+                        help="people: hands, pauses and nudged boards as at a real table (default); quick: one "
+                             "frame per stage, a 4-player game in ~40 s of video")
     parser.add_argument("--frames", choices=("png", "jpg"), default=None, help="also write every frame as an image")
     parser.add_argument("--no-video", action="store_true", help="do not write the video file")
     parser.add_argument("--max-frames", type=int, default=None, help="stop after this many frames")
@@ -72,12 +75,13 @@ def run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a folder")
 
-    from vision.synthetic.animate import GameAnimation
+    from vision.synthetic.animate import PEOPLE_PACE, GameAnimation, Pace
     from vision.synthetic.look import Look
     from vision.synthetic.output import write_simulation
 
     look = Look.random(args.seed, width, height, **style)
-    animation = GameAnimation(args.players, args.seed, args.variant, look, fps=args.fps)
+    pace = PEOPLE_PACE if args.pace == "people" else Pace()
+    animation = GameAnimation(args.players, args.seed, args.variant, look, fps=args.fps, pace=pace)
     try:
         summary = write_simulation(animation, out, video=not args.no_video, frame_format=args.frames,
                                    max_frames=args.max_frames)
