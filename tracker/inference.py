@@ -54,6 +54,7 @@ class TrackerSettings:
     rest_seconds: float = 0.3  # a region must look the same this long before it counts
     margin: float = 3.0  # nats (20:1) by which the best explanation must beat the runner-up
     deal_margin: float = 2.0  # nats by which a display's 4-tile content must beat the next, when misread
+    search_interval: float = 0.15  # seconds between searches of the same state while they stay undecided
     depth: int = 3  # moves the camera may have missed
     cube_rest_seconds: float = 1.5  # score cubes move during tiling: judge them only when they have settled
 
@@ -75,7 +76,8 @@ class MoveTracker:
     _deal_round: int = -1
     _deal_seen: dict[int, CountEvidence] = field(default_factory=dict)
     # The last undecided offer evaluation: the same evidence again needs no new search.
-    _last_offer_key: object = None
+    _last_offer_key: tuple = (None, None)
+    _last_offer_at: float = float("-inf")
     _last_offer_waiting: str | None = None
 
     @property
@@ -175,7 +177,10 @@ class MoveTracker:
             self.alert = None
             return [], None
         key = (len(self.game.record.events), _evidence_key(evidence))
-        if key == self._last_offer_key:
+        if key == self._last_offer_key or (
+                key[0] == self._last_offer_key[0] and now - self._last_offer_at < self.settings.search_interval):
+            # The same view, or an undecided search of this state only just done: a camera's noise makes every
+            # frame a new view, and searching each one would cost more than the frame rate allows.
             return [], self._last_offer_waiting
         hypotheses = legal_hypotheses(state, scorer, depth=1)
         best_legal = max(_score(h, scorer) for h in hypotheses)
@@ -197,7 +202,7 @@ class MoveTracker:
         if margin < self.settings.margin:
             what = best.describe(state)
             other = runner_up.describe(state) if runner_up else "nothing"
-            self._last_offer_key = key
+            self._last_offer_key, self._last_offer_at = key, now
             self._last_offer_waiting = f"not sure yet: '{what}' or '{other}'"
             return [], self._last_offer_waiting
         hidden = [r for r in changed_regions(committed_table, best.table) if _is_hidden(evidence, r)]

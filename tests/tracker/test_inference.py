@@ -453,3 +453,23 @@ def test_a_deal_is_not_made_from_an_unsure_reading_but_from_the_clearest_one():
         t += 1 / FPS
         tracker.observe(copy.deepcopy(right), t)
     assert game.state == truth
+
+
+def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatch):
+    import tracker.inference as inference
+
+    truth, game, _ = started(players=4, seed=5)
+    tracker = MoveTracker(game)
+    searches = []
+    real_search = inference.legal_hypotheses
+    monkeypatch.setattr(inference, "legal_hypotheses", lambda *a, **k: searches.append(1) or real_search(*a, **k))
+    truth.play(truth.legal_moves()[0])
+    moved = truth.to_table()
+    # The last search of this state, 0.05 s ago, could not decide; the camera's next view differs by noise only.
+    tracker._last_offer_key = (len(game.record.events), "an earlier view")
+    tracker._last_offer_at, tracker._last_offer_waiting = 1.0, "not sure yet: 'a' or 'b'"
+    tracker._watch.clear()
+    status = tracker._offer(inference.table_evidence(observe(moved)), 1.05)
+    assert status == ([], "not sure yet: 'a' or 'b'") and not searches
+    committed, _ = tracker._offer(inference.table_evidence(observe(moved)), 1.05 + tracker.settings.search_interval)
+    assert searches and committed and game.state == truth  # searched again, and this view decides
