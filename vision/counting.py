@@ -33,6 +33,9 @@ UNCHANGED_DELTA_E = 8.0  # a pixel this close to the empty table's (give or take
 STEADY_CHANGE = 30.0  # a channel changed by this much (of 255) changed for real, not by noise
 STEADY_SHARE = 0.01  # a region with more of its pixels changed than this is a new view
 STEADY_RATE = 0.3  # weight of the newest frame in a steady region's average
+# Colours whose side faces are not told apart as background in the print's light: black's own are black enough,
+# and white's darkened are where black tiles lie (they would hide black tiles, which they did: 56 of 64 missed).
+SHADE_FREE = ("black", "white")
 CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any turn, foreshortened too)
 FULL = 0.5  # share of a tile's core of one colour that makes it a tile (labels are patchy)
 DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
@@ -308,11 +311,11 @@ def _ring(size: int, inner: float, outer: float) -> np.ndarray:
 
 def _print_lut(classes: int) -> np.ndarray:
     """As _lut, for colours already in the print's light: the fixed print-lit tile model, and as background the
-    tiles' side faces (their colours darkened)."""
+    side faces (colours darkened) of the colours not in SHADE_FREE."""
     levels = (np.arange(32, dtype=np.float32) * 8 + 4)
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
     lab = to_lab(np.stack([b, g, r], -1).reshape(-1, 1, 3)).reshape(-1, 3)
-    shades = PRINT_LIT.means[[i for i, c in enumerate(COLOURS) if c != "black"]] * SIDE_SHADE
+    shades = PRINT_LIT.means[[i for i, c in enumerate(COLOURS) if c not in SHADE_FREE]] * SIDE_SHADE
     tile_ll = PRINT_LIT.log_likelihood(lab)[:, :classes]
     d = np.sum((lab[:, None] - shades[None]) ** 2, axis=2) / BACKGROUND_SIGMA ** 2
     bg_ll = -0.5 * d.min(axis=1) - 3 * np.log(BACKGROUND_SIGMA)
