@@ -34,7 +34,8 @@ STEADY_CHANGE = 30.0  # a channel changed by this much (of 255) changed for real
 STEADY_SHARE = 0.01  # a region with more of its pixels changed than this is a new view
 STEADY_RATE = 0.3  # weight of the newest frame in a steady region's average
 # Colours whose side faces are not told apart as background in the print's light: black's own are black enough,
-# and white's darkened are where black tiles lie (they would hide black tiles, which they did: 56 of 64 missed).
+# and white's darkened are where black tiles lie (as background they hid them: tuning seeds 0-7, black tiles
+# missed 56 -> 25 without it).
 SHADE_FREE = ("black", "white")
 CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any turn, foreshortened too)
 FULL = 0.5  # share of a tile's core of one colour that makes it a tile (labels are patchy)
