@@ -52,10 +52,10 @@ class Pace:
     nudge_max_deg: float = 4.0  # how far a nudge turns it (likewise)
 
 
-# People at a real table: a hand over each move for ~0.6 s, the table still ~0.5 s after it; the new deal looked
-# at for ~1 s before the first player reaches; a misplacement left for ~0.8 s before it is fixed; one move in ten
+# People at a real table: a hand over each move for ~0.6 s, then the table still ~1 s while the next player looks
+# it over; the new deal looked at for ~1 s; a misplacement left for ~0.8 s before it is fixed; one move in ten
 # bumps the board. (Pace() packs a 4-player game into ~40 s: quick to render, too quick to follow.)
-PEOPLE_PACE = Pace(reach=2, carry=2, place=2, still=5, misplaced_still=8, deal_still=10, misplace_probability=0.06,
+PEOPLE_PACE = Pace(reach=2, carry=2, place=2, still=10, misplaced_still=8, deal_still=10, misplace_probability=0.06,
                    nudge_probability=0.1)
 
 
