@@ -31,7 +31,7 @@ AHEAD_SECONDS = 2.0  # frames rendered ahead of the camera loop, to ride out slo
 FIRST_FRAME_SECONDS = 20.0  # the first frame waits for vision's imports and the table's set-up
 DEAL_SECONDS = 1.5  # the new deal looked at before the first player reaches
 SETUP_SECONDS = 3.0  # the empty table before the first deal (the dashboard says "setting up" meanwhile)
-STILL_SECONDS = 0.5  # the table at rest after a move: longer than the move tracker's rest time (0.3 s)
+STILL_SECONDS = 1.0  # the table at rest after a move: the tracker needs 0.3 s of rest after the hand's last frame
 
 
 def demo_look():
