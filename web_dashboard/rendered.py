@@ -20,12 +20,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from vision.pacing import FramePacer
+from vision.synthetic import source
 from web_dashboard.capture import SetupCapture, simulated_press
 from web_dashboard.pipeline import CameraLoop
 from web_dashboard.session import TableSession
 from web_dashboard.wizard import overlay_painter
 
 DEMO_SIZE = (1280, 720)
+DEMO_SEED = 3  # the --no-vision demo's table arrangement
 DEMO_FPS = 10.0  # the renderer's frame rate: its animation paces are counted in frames of 0.1 s
 AHEAD_SECONDS = 2.0  # frames rendered ahead of the camera loop, to ride out slow frames (hands, new game)
 FIRST_FRAME_SECONDS = 20.0  # the first frame waits for vision's imports and the table's set-up
@@ -40,13 +42,6 @@ def demo_look():
 
     return Look(width=DEMO_SIZE[0], height=DEMO_SIZE[1], tilt_deg=15, clutter=2, shake_probability=0.0,
                 noise_sigma=1.5)
-
-
-def demo_renderer(players: int, variant: str, seed: int = 3):
-    """The --no-vision demo's renderer: the demo's look, one table arrangement."""
-    from vision.synthetic.render import Renderer
-
-    return Renderer(players, variant, demo_look(), seed)
 
 
 def demo_pace(move_seconds: float, misplace_probability: float, alert_seconds: float, restart_seconds: float,
@@ -196,33 +191,19 @@ class DemoHost:
 
 
 @dataclass
-class RenderedTable:
-    table: Callable[[], dict]  # the true table view (GameState.to_table())
-    players: int
-    variant: str
+class RenderedTable(source.RenderedTable):
+    """The --no-vision demo's camera: vision's rendered table in the demo's look, which tests can unplug."""
+
+    seed: int = DEMO_SEED
     fps: float = 12.0
+    look: object = field(default_factory=demo_look)
     name: str = "simulated table (rendered)"
     fail: Callable[[], bool] = lambda: False  # tests unplug the "camera" with this
-    renderer: object = field(default=None, init=False)
-    _pacer: FramePacer | None = field(default=None, init=False)
 
     def open(self) -> bool:
-        # Built here, in the camera thread, so the dashboard is serving while the table is being set up.
-        if self.renderer is None:
-            self.renderer = demo_renderer(self.players, self.variant)
-        self._pacer = FramePacer(self.fps)
-        return not self.fail()
-
-    def close(self) -> None:
-        pass
+        return super().open() and not self.fail()
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
-        self._pacer.wait()
         if self.fail():
             return False, None, time.time()
-        view = self.table()
-        if len(view["boards"]) != self.renderer.players or view["variant"] != self.renderer.variant:
-            # A new game with other players or the other wall side: set up a table to match.
-            self.renderer = demo_renderer(len(view["boards"]), view["variant"])
-        frame = self.renderer.render(self.renderer.pieces(view)).image
-        return True, frame, time.time()
+        return super().read()

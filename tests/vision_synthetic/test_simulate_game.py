@@ -187,6 +187,13 @@ def test_a_rendered_table_photographs_the_view_it_is_given():
     for f in cal.factories:
         x, y = map(int, f.center)
         assert np.abs(filled[y - 2 : y + 3, x - 2 : x + 3].astype(int) - empty[y - 2 : y + 3, x - 2 : x + 3]).mean() > 20
+    # A new game with another number of players: the table is set up again to match it.
+    three = json.loads(json.dumps(views["empty"]))
+    three["boards"] = three["boards"][:1] * 3
+    three["factories"] = [{}] * 7
+    current["view"] = three
+    ok3, _, _ = source.read()
+    assert ok3 and source.renderer.players == 3 and len(source.renderer.calibration().factories) == 7
     source.close()
 
 

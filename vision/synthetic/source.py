@@ -74,7 +74,8 @@ class SyntheticTable:
 
 @dataclass
 class RenderedTable:
-    """Photographs `table()` (a table view dict, e.g. GameState.to_table()) at `fps`."""
+    """Photographs `table()` (a table view dict, e.g. GameState.to_table()) at `fps`. The table is set up on the
+    first frame, and again when the view has another number of players or the other wall side (a new game)."""
 
     table: Callable[[], dict]
     players: int = 4
@@ -87,8 +88,6 @@ class RenderedTable:
     _pacer: FramePacer | None = None
 
     def open(self) -> bool:
-        look = self.look or Look.random(self.seed, 1280, 720)
-        self._renderer = Renderer(self.players, self.variant, look, self.seed)
         self._pacer = FramePacer(self.fps)
         return True
 
@@ -97,12 +96,17 @@ class RenderedTable:
         return self._renderer
 
     def read(self) -> tuple[bool, np.ndarray | None, float]:
-        if self._renderer is None:
+        if self._pacer is None:
             self.open()
         self._pacer.wait()
         view = self.table()
+        players, variant = len(view["boards"]), view.get("variant", self.variant)
+        if self._renderer is None or (self._renderer.players, self._renderer.variant) != (players, variant):
+            # Set up here, in the reading thread: a caller serving meanwhile is not held up by it.
+            look = self.look or Look.random(self.seed, 1280, 720)
+            self._renderer = Renderer(players, variant, look, self.seed)
         frame = self._renderer.render(self._renderer.pieces(view))
         return True, frame.image, time.time()
 
     def close(self) -> None:
-        self._renderer = None
+        pass  # the table stays set up: reopening (a camera that came back) photographs it again at once
