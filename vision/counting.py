@@ -95,20 +95,17 @@ class RegionCounter:
     filter per colour over the stacked grids). `tile_side` is a tile's side in canonical pixels (learned at
     setup), shared by the regions."""
 
-    def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_side: float,
-                 table_lab: np.ndarray | None = None, allow_marker: bool = False,
-                 empty: np.ndarray | None = None, capacity: int = 4, print_gain: np.ndarray | None = None) -> None:
+    def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_side: float | None = None,
+                 table_lab: np.ndarray | None = None, allow_marker: bool = False, capacity: int = 4) -> None:
         self.sampler = PatchSampler(grid, frame_size)
         self.regions, self.size = grid.shape[0], grid.shape[1]
         self.inside = np.broadcast_to(inside, grid.shape[:3]).copy()
         self.table_lab = table_lab if table_lab is not None else np.zeros((0, 3), np.float32)
         self.allow_marker = allow_marker
-        self.tile_side = float(tile_side)
+        self.tile_side = float(tile_side) if tile_side else self.expected_tile_side
         self.capacity = capacity  # most tiles the region can hold (a display: 4)
         self.empty: EmptyReference | None = None
         self.print_gain: np.ndarray | None = None
-        if empty is not None:
-            self.set_empty(empty, print_gain)
         self._lut: np.ndarray | None = None
         self._lut_key: tuple | None = None
         self._mean: np.ndarray | None = None  # the regions averaged while they stay the same
@@ -120,7 +117,7 @@ class RegionCounter:
         smooth = self._smooth(bgr)
         self.empty = EmptyReference(to_lab(smooth))
         if print_gain is None and not self.allow_marker:
-            ring = _ring(self.size, 0.66, 0.84)
+            ring = ring_mask(self.size, 0.66, 0.84)
             cream = np.median(smooth[:, ring].astype(np.float32), axis=1)  # (N, 3) the card between rosette and rim
             print_gain = from_lab(PRINT_CREAM["pattern"]) / (cream + 1.0)
         if print_gain is not None:
@@ -326,7 +323,8 @@ class EmptyReference:
         return np.all((lab >= self.low) & (lab <= self.high), axis=-1)
 
 
-def _ring(size: int, inner: float, outer: float) -> np.ndarray:
+def ring_mask(size: int, inner: float, outer: float) -> np.ndarray:
+    """(size, size) bool: the ring between inner and outer radii (fractions) of a circle's canonical grid."""
     steps = ((np.arange(size) + 0.5) / size) * 2 - 1
     gx, gy = np.meshgrid(steps, steps)
     rad = np.hypot(gx, gy)

@@ -26,19 +26,13 @@ FACTORY_RING = (1.1, 1.3)  # table just outside a display, in radii
 CENTRE_RING = 1.06
 BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
 CENTRE_CAPACITY = 100  # tiles: the whole set
-DEFAULT_TILE_SIDE = 0.277  # a tile's side on a display's grid, in grid widths (BOARD-GEOMETRY.md), if not learned
 
 
 class FrameError(ValueError):
     """A frame that cannot be read with this calibration (wrong size, not an image)."""
 
 
-def _centre_gain(displays: RegionCounter) -> np.ndarray | None:
-    """The centre has no card of its own to measure the light by: the displays round it have."""
-    return None if displays.print_gain is None else np.median(displays.print_gain, axis=0)
-
-
-def _empty_grid(info: dict, shape: tuple[int, int], stack: bool = False) -> np.ndarray | None:
+def _empty_grid(info: dict, shape: tuple[int, int]) -> np.ndarray | None:
     """A region's canonical grid on the empty table, if it was captured at setup and fits this grid."""
     if not info.get("empty"):
         return None
@@ -46,9 +40,7 @@ def _empty_grid(info: dict, shape: tuple[int, int], stack: bool = False) -> np.n
         img = decode_image(info["empty"])
     except ValueError:
         raise FrameError("learned.setup: an empty-region image is not a valid base64 PNG") from None
-    if img.shape[:2] != tuple(shape):
-        return None
-    return img[None] if stack else img
+    return img if img.shape[:2] == tuple(shape) else None
 
 
 def board_ring_grid(geometry: BoardGeometry, per_edge: int = 32) -> np.ndarray:
@@ -108,23 +100,25 @@ class TableRecognizer:
             info = fac_setup[j] if j < len(fac_setup) else {}
             grid, inside = circle_grid(f.center, f.radius, FACTORY_GRID)
             grids.append(grid)
-            sides.append(float(info.get("tile_side") or DEFAULT_TILE_SIDE * FACTORY_GRID))
+            if info.get("tile_side"):
+                sides.append(float(info["tile_side"]))
             empties.append(_empty_grid(info, grid.shape[1:3]))
             ring_ref = decode_image(info["ring"]) if info.get("ring") else None
             self.factory_rings.append(
                 RingWatcher(circle_ring(f.center, f.radius, *FACTORY_RING), self.frame_size, ring_ref))
-        side = float(np.median(sides)) if sides else DEFAULT_TILE_SIDE * FACTORY_GRID
-        # The empty displays help only if every one was captured: one counter serves them all.
-        empty = np.stack(empties) if empties and all(e is not None for e in empties) else None
-        self.factories = RegionCounter(np.concatenate(grids), inside, self.frame_size, side, empty=empty)
+        self.factories = RegionCounter(np.concatenate(grids), inside, self.frame_size,
+                                       float(np.median(sides)) if sides else None)
         mean_r = float(np.mean([f.radius for f in profile.factories]))
         centre_info = setup.get("center") or {}
         grid, inside = polygon_grid(profile.center, FACTORY_GRID / (2 * mean_r))
         table_lab = np.array(centre_info.get("table_lab") or np.zeros((0, 3)), np.float32).reshape(-1, 3)
         self.centre = RegionCounter(grid, inside, self.frame_size,
-                                    float(centre_info.get("tile_side") or side), table_lab,
-                                    allow_marker=True, empty=_empty_grid(centre_info, grid.shape[1:3], stack=True),
-                                    capacity=CENTRE_CAPACITY, print_gain=_centre_gain(self.factories))
+                                    float(centre_info.get("tile_side") or self.factories.tile_side), table_lab,
+                                    allow_marker=True, capacity=CENTRE_CAPACITY)
+        centre_empty = _empty_grid(centre_info, grid.shape[1:3])
+        # The bare table helps only if every display and the centre were captured: one counter serves them all.
+        if centre_empty is not None and empties and all(e is not None for e in empties):
+            self._use_empty(np.stack(empties), centre_empty)
         ring = polygon_ring(profile.center, CENTRE_RING)
         pts = ring.reshape(-1, 2)
         keep = np.ones(len(pts), bool)
@@ -151,6 +145,19 @@ class TableRecognizer:
         ring_ref = decode_image(info["ring"]) if info.get("ring") else None
         ring = RingWatcher(board_ring_grid(geometry), self.frame_size, ring_ref)
         return _Board(geometry, spaces, reader, main, score, ring)
+
+    def use_empty_table(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Learn what lies under the tiles from a frame of the bare table; -> the displays' grids (N, G, G, 3)
+        and the centre's (G', G', 3) on it, for the profile."""
+        self.check_frame(frame)
+        displays, centre = self.factories.sampler.sample(frame), self.centre.sampler.sample(frame)[0]
+        self._use_empty(displays, centre)
+        return displays, centre
+
+    def _use_empty(self, displays: np.ndarray, centre: np.ndarray) -> None:
+        self.factories.set_empty(displays)
+        # The centre has no card of its own to measure the light by: the displays round it have.
+        self.centre.set_empty(centre[None], np.median(self.factories.print_gain, axis=0))
 
     def set_board_corners(self, index: int, corners) -> None:
         """A board moved (markers or tracking found its new pose): rebuild its sampling grids, keep its reference."""

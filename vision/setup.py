@@ -18,9 +18,10 @@ import numpy as np
 from calibration.colour_model import COLOURS, FIRST_PLAYER, TILE_CLASSES, ColourModel
 from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, encode_image
+from vision.counting import ring_mask
 from vision.light import to_lab
 from vision.localise import LEARNED_KEY, BoardLocaliser
-from vision.recognizer import TableRecognizer, _centre_gain
+from vision.recognizer import TableRecognizer
 
 TILES_PER_FACTORY = 4
 MAX_SAMPLES = 4000
@@ -44,12 +45,12 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
                               profile.variant, profile.camera, {})
     rec = TableRecognizer(bare, size)
     rec.check_frame(frame)
+    bare_grids = None
     if empty is not None:
         empty = _average(empty, "empty-table")
         if empty.shape != frame.shape:
             raise SetupError("the empty-table frames and the setup frames differ in size")
-        rec.factories.set_empty(rec.factories.sampler.sample(empty))
-        rec.centre.set_empty(rec.centre.sampler.sample(empty), _centre_gain(rec.factories))
+        bare_grids = rec.use_empty_table(empty)
 
     boards = []
     for b in rec.boards:
@@ -62,19 +63,19 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     model = ColourModel.from_json((profile.learned or {}).get("colour_model"))
     bank = rec.factories
     lab = to_lab(bank.sample(frame))
-    pixels = lab[:, _ring_mask(bank.size)].reshape(-1, 3)
+    pixels = lab[:, ring_mask(bank.size, 0.24, 0.36)].reshape(-1, 3)
     model = model.fitted(pixels[:: max(1, len(pixels) // MAX_SAMPLES)])
     # What lies under the tiles: the disc's card and print between the tile block and the rim, as clusters;
     # a cluster that looks like a tile colour is a tile corner, not card.
-    disc = _clusters(lab[:, _ring_mask(bank.size, 0.66, 0.84)].reshape(-1, 3), 5)
+    disc = _clusters(lab[:, ring_mask(bank.size, 0.66, 0.84)].reshape(-1, 3), 5)
     if len(disc):
         dist = model.mahalanobis(disc, len(COLOURS)).min(axis=1)
         model.background = np.concatenate([model.background, disc[dist > 2.0]]).astype(np.float32)
     side = _tile_side(bank, bank.classify(frame, model, None)[0])
     factories = [{"tile_side": round(side, 2), "ring": encode_image(ring.sample(frame)[0])}
                  for ring in rec.factory_rings]
-    if empty is not None:
-        for info, grid in zip(factories, bank.sampler.sample(empty)):
+    if bare_grids is not None:
+        for info, grid in zip(factories, bare_grids[0]):
             info["empty"] = encode_image(grid)
 
     # The centre: the table's own colours (k-means), minus a small cream cluster that is the marker itself.
@@ -88,8 +89,8 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
         "table_lab": np.round(table, 2).tolist(),
         "ring": encode_image(rec.centre_ring.sample(frame)[0]),
     }
-    if empty is not None:
-        centre["empty"] = encode_image(rec.centre.sampler.sample(empty)[0])
+    if bare_grids is not None:
+        centre["empty"] = encode_image(bare_grids[1])
     learned = dict(profile.learned or {})
     learned["setup"] = {"boards": boards, "factories": factories, "center": centre}
     learned["colour_model"] = model.to_json()
@@ -167,10 +168,3 @@ def _clusters(pixels: np.ndarray, k: int) -> np.ndarray:
     _, labels, centres = cv2.kmeans(data, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     share = np.bincount(labels.ravel(), minlength=k) / len(data)
     return centres[share > 0.03]
-
-
-def _ring_mask(size: int, inner: float = 0.24, outer: float = 0.36) -> np.ndarray:
-    steps = ((np.arange(size) + 0.5) / size) * 2 - 1
-    gx, gy = np.meshgrid(steps, steps)
-    rad = np.hypot(gx, gy)
-    return (rad > inner) & (rad < outer)
