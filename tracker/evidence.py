@@ -199,10 +199,14 @@ def count_evidence(region: object, where: str, is_centre: bool, details: object 
     marker = region.get("first_player") if is_centre else None
     if marker is not None and not isinstance(marker, bool):
         raise ObservationError(f"{where}.first_player: expected true or false")
-    # Each tile of difference costs the likelihood ratio of a count off by one (either way) against a right one.
-    log_miss = _log((1 - conf) / 2) - _log(conf)
-    return CountEvidence(occluded, tuple(counts), marker, log_miss, (tuple(counts), marker),
+    return CountEvidence(occluded, tuple(counts), marker, miss_cost(conf), (tuple(counts), marker),
                          _colour_log_miss(details, f"details.{where}"))
+
+
+def miss_cost(confidence: float) -> float:
+    """What each tile of difference from a count read with this confidence costs: the log-likelihood ratio of a
+    count off by one (either way) against a right one."""
+    return _log((1 - confidence) / 2) - _log(confidence)
 
 
 def _colour_log_miss(details: object, where: str) -> tuple[float, ...] | None:
@@ -215,7 +219,7 @@ def _colour_log_miss(details: object, where: str) -> tuple[float, ...] | None:
     out = []
     for name in COLOUR_NAMES:
         p = _confidence(per_colour.get(name, 1.0), f"{where}.count_confidence.{name}")
-        out.append(_log((1 - p) / 2) - _log(p))
+        out.append(miss_cost(p))
     return tuple(out)
 
 

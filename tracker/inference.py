@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 from dataclasses import dataclass, field
 
-from tracker.evidence import CountEvidence, ObservationError, TableEvidence, table_evidence
+from tracker.evidence import CountEvidence, ObservationError, TableEvidence, miss_cost, table_evidence
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
 from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses, movers
@@ -423,7 +422,7 @@ def _contents(tiles: int) -> list[tuple[int, ...]]:
 
 _FOUR = _contents(4)  # what a display holds after a full deal
 DEAL_CONFIDENCE = 0.85  # how sure vision must have been of a display once before its reading makes the deal
-DEAL_LOG_MISS = math.log((1 - DEAL_CONFIDENCE) / 2) - math.log(DEAL_CONFIDENCE)  # as CountEvidence.log_miss
+DEAL_LOG_MISS = miss_cost(DEAL_CONFIDENCE)
 
 
 def _score(h: Hypothesis, scorer: Scorer) -> float:
