@@ -26,7 +26,7 @@ from vision.counting import EmptyReference
 from vision.light import to_lab
 from vision.occlusion import RingWatcher
 from vision.recognizer import TableRecognizer
-from vision.setup import learn_setup
+from vision.setup import average_frames, learn_setup
 
 MAX_EMPTY_FRAMES = 20  # averaged; two seconds of a still table at 10 fps is plenty
 EMPTY_CHANGE = 0.15  # share of a display changed from the first frame that ends the empty table (a tile: ~0.19)
@@ -101,7 +101,8 @@ class SetupFinder:
         if not self._empty_over:
             if self._still_empty(frame):
                 return None
-            self._set_references(_mean(self._empty))  # the empty table is over: its average is the reference
+            # The empty table is over: its average is the reference.
+            self._set_references(average_frames(self._empty, "empty-table"))
             self._empty_over = True
         found = self._watch_deal(frame, timestamp)
         if found is None and self.search_seconds is not None and timestamp - self._first > self.search_seconds:
@@ -208,8 +209,3 @@ def _soften(frame: np.ndarray) -> np.ndarray:
 def _difference(a: np.ndarray, b: np.ndarray) -> float:
     """The most any one display changed (mean absolute BGR): a tile moved on one display is not averaged away."""
     return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean(axis=(1, 2, 3)).max())
-
-
-def _mean(frames: list[np.ndarray]) -> np.ndarray:
-    return np.mean(np.stack(frames).astype(np.float32), axis=0).round().astype(np.uint8)
-

@@ -39,7 +39,7 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     table just before the first deal, displays and centre empty: what lies under the tiles, so that nothing
     there is ever taken for a tile.
     """
-    frame = _average(frame, "setup")
+    frame = average_frames(frame, "setup")
     size = (frame.shape[1], frame.shape[0])
     bare = CalibrationProfile(profile.boards, profile.factories, profile.center, profile.image_size or size,
                               profile.variant, profile.camera, {})
@@ -47,7 +47,7 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     rec.check_frame(frame)
     bare_grids = None
     if empty is not None:
-        empty = _average(empty, "empty-table")
+        empty = average_frames(empty, "empty-table")
         if empty.shape != frame.shape:
             raise SetupError("the empty-table frames and the setup frames differ in size")
         bare_grids = rec.use_empty_table(empty)
@@ -110,7 +110,7 @@ def _board_appearances(profile: CalibrationProfile, frame: np.ndarray) -> list[d
         return None
 
 
-def _average(frames, what: str) -> np.ndarray:
+def average_frames(frames, what: str) -> np.ndarray:
     """One frame, or the average of a list of same-sized frames of a still table."""
     if not isinstance(frames, (list, tuple)):
         return frames
