@@ -274,8 +274,10 @@ class Link:
             self.last_error = f"device reported error code {payload[1]}"
 
     def _on_device_reset(self) -> None:
-        # The device restarted: it shows nothing and its event numbering starts again.
-        self.counters.device_reboots += 1
+        # The device restarted: it shows nothing and its event numbering starts again. Its power-up BOOT,
+        # heard before it ever answered us, is no restart.
+        if self.device is not None:
+            self.counters.device_reboots += 1
         self._handshaken = False
         self._pending = None
         self.acked = None

@@ -203,6 +203,16 @@ def test_reboot_announcement_resets_event_numbering():
     assert [e.seq for e in wire.events] == [1, 1] and wire.link.counters.device_reboots == 1
 
 
+def test_power_up_announcement_heard_after_connecting_is_no_restart():
+    # An Arduino restarts when its port is opened; that BOOT is its power-up, not a restart to report.
+    wire = VirtualWire()
+    wire.link.receive(wire.dev.boot(wire.now), wire.now)
+    wire.run_until(lambda: wire.converged(), 1.0)
+    assert wire.link.counters.device_reboots == 0
+    wire.link.receive(wire.dev.boot(wire.now), wire.now)  # now it had answered: this one is a restart
+    assert wire.link.counters.device_reboots == 1
+
+
 def test_incompatible_firmware_is_reported_and_not_driven():
     wire = VirtualWire()
     wire.dev.protocol = (2, 0)
