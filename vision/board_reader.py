@@ -45,6 +45,7 @@ class BoardReading:
     score_confidence: float
     ground_change: np.ndarray  # (G,) median delta E of the ground patches
     centre_lab: np.ndarray  # (57, 3) median Lab of each space's middle (print-referenced when there is a reference)
+    gain: np.ndarray | None  # (3,) BGR gains from this frame's light to the setup light, measured on the ground
 
 
 class BoardReader:
@@ -71,8 +72,7 @@ class BoardReader:
         if reference_main is not None:
             self.ref_ground = np.median(reference_main[self.ground].reshape(-1, 3).astype(np.float32), axis=0)
             smooth = _smooth(reference_main)
-            self.ref_lab = to_lab(smooth)
-            self.ref_stats = ReferenceStats.of(self.ref_lab)
+            self.ref_stats = ReferenceStats.of(to_lab(smooth))
             self.ref_mid = _middle_median(smooth, self.middle)
             self._gains: dict[float, np.ndarray] = {}
             print_lab = to_lab(self.ref_mid * self._print_gain(0.0))
@@ -80,7 +80,7 @@ class BoardReader:
             self.occupancy_weights = self._occupancy_weights(print_lab)
         else:
             self.ref_ground = None
-            self.ref_lab = None
+            self.ref_stats = None
         if reference_score is not None:
             lab = to_lab(reference_score)[..., 0].reshape(len(reference_score), -1)
             base = np.median(lab, axis=1)
@@ -141,20 +141,21 @@ class BoardReader:
         return weights
 
     def _prepare(self, main: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        """The light gain to the setup light (None without a reference), the smoothed patches and their Lab."""
+        """The light gain to the setup light (None without a reference), the smoothed patches and their Lab
+        planes (3, N, P, P)."""
         gain = None
         if self.ref_ground is not None:
-            ground = main[self.ground].reshape(-1, 3).T.astype(np.float32)
+            ground = np.ascontiguousarray(main[self.ground].reshape(-1, 3).T, np.float32)
             gain = light_gain(_quantiles(ground, (50,))[0], self.ref_ground)
         smooth = _smooth(main)
-        return gain, smooth, to_lab(smooth, gain)
+        return gain, smooth, _planes(to_lab(smooth, gain))
 
     def _features(self, smooth: np.ndarray, lab: np.ndarray,
                   gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Occupancy features (N, F), the ground's change, the middles' median BGR in the setup light and their
         print-lit Lab with no glare taken off."""
         setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
-        feats, ground_change = occupancy_features(lab, self.ref_lab, self.ground, self.ref_stats)
+        feats, ground_change = occupancy_features(lab, self.ground, self.ref_stats)
         plain = to_lab(np.clip(setup_lit * self._print_gain(0.0), 0.0, 255.0))
         return np.column_stack([feats, self._tile_likeness(plain)]), ground_change, setup_lit, plain
 
@@ -165,12 +166,12 @@ class BoardReader:
 
     @property
     def has_reference(self) -> bool:
-        return self.ref_lab is not None
+        return self.ref_stats is not None
 
     def read(self, main: np.ndarray, score: np.ndarray, model: ColourModel, outside: float) -> BoardReading:
         n = len(self.spaces)
         gain, smooth, lab = self._prepare(main)
-        if self.ref_lab is not None:
+        if self.has_reference:
             feats, ground_change, setup_lit, plain = self._features(smooth, lab, gain)
             occupancy = _logistic(feats, self.occupancy_weights)
             centre_lab = self._print_lit(setup_lit, occupancy, plain)
@@ -178,8 +179,8 @@ class BoardReader:
         else:
             # No reference: cream spaces are told by colour (a tile is far from the board's cream); wall spaces
             # cannot be told at all on the colored side, so they stay undecided (0.5) and say so.
-            mid = lab[:, self.middle[0], self.middle[1]].reshape(n, -1, 3)
-            centre_lab = _quantiles(mid.transpose(0, 2, 1).reshape(n * 3, -1), (50,))[0].reshape(n, 3)
+            mid = lab[:, :, self.middle[0], self.middle[1]].transpose(1, 0, 2, 3)
+            centre_lab = _quantiles(mid.reshape(n * 3, -1), (50,))[0].reshape(n, 3)
             colour_probs = model.probabilities(centre_lab)
             cream = _cream_estimate(centre_lab, self.kind)
             dist = np.sqrt(np.sum((centre_lab - cream) ** 2, axis=1))
@@ -203,7 +204,7 @@ class BoardReader:
         if not self.has_reference:
             confidence = min(confidence, 0.5)
         return BoardReading(occluded, out_of_view, confidence, occupancy, colour_probs, pattern, floor, wall,
-                            marker, marker_conf, ground_change, centre_lab)
+                            marker, marker_conf, ground_change, centre_lab, gain)
 
     # ---- pieces of the reading --------------------------------------------------------------------------
     @staticmethod
@@ -237,7 +238,7 @@ class BoardReader:
         return lines
 
     def _score(self, score: np.ndarray, gain: np.ndarray | None) -> tuple[int | None, float]:
-        lum = to_lab(score, gain)[..., 0].reshape(len(score), -1)
+        lum = _planes(to_lab(score, gain))[0].reshape(len(score), -1)
         med = _quantiles(lum, (50,))[0]
         base = self.score_base if self.score_base is not None else np.full(len(med), np.percentile(med, 75))
         dark = base - med
@@ -253,6 +254,7 @@ class BoardReader:
 class ReferenceStats:
     """What occupancy_features needs of the empty board that does not change from frame to frame."""
 
+    planes: np.ndarray  # (3, N, P, P) the empty board's L*a*b* planes
     lum_mean: np.ndarray  # (N,) mean L* over each printed space
     lum_std: np.ndarray
     lum_centred: np.ndarray  # (N, M) L* less its mean, for the correlation with the frame
@@ -262,44 +264,48 @@ class ReferenceStats:
 
     @staticmethod
     def of(ref_lab: np.ndarray) -> ReferenceStats:
-        inner = _inner(ref_lab)
-        lum = inner[..., 0].reshape(len(ref_lab), -1)
+        """From the empty board's L*a*b* patches (N, P, P, 3)."""
+        planes = _planes(ref_lab)
+        n = len(ref_lab)
+        lum = _inner(planes[0]).reshape(n, -1)
         centred = lum - lum.mean(axis=1, keepdims=True)
-        chroma = np.hypot(inner[..., 1], inner[..., 2]).reshape(len(ref_lab), -1)
-        return ReferenceStats(lum.mean(axis=1), lum.std(axis=1), centred, np.sum(centred * centred, axis=1),
-                              _quantiles(chroma, (50,))[0], _edges(ref_lab[..., 0]))
+        chroma = np.hypot(_inner(planes[1]), _inner(planes[2])).reshape(n, -1)
+        return ReferenceStats(planes, lum.mean(axis=1), lum.std(axis=1), centred, np.sum(centred * centred, axis=1),
+                              _quantiles(chroma, (50,))[0], _edges(planes[0]))
 
 
-def _inner(lab: np.ndarray) -> np.ndarray:
-    """The printed space itself (patches reach past it): (N, P', P', C)."""
-    p = lab.shape[1]
+def _planes(lab: np.ndarray) -> np.ndarray:
+    """(N, P, P, 3) -> contiguous (3, N, P, P): per-channel work runs several times faster on contiguous rows."""
+    return np.ascontiguousarray(np.moveaxis(lab, -1, 0))
+
+
+def _inner(patches: np.ndarray) -> np.ndarray:
+    """The printed space itself (patches reach past it): (N, P, P) -> (N, P', P')."""
+    p = patches.shape[1]
     lo, hi = int(round(p * 0.2)), int(round(p * 0.8))
-    return lab[:, lo:hi, lo:hi]
+    return patches[:, lo:hi, lo:hi]
 
 
-def occupancy_features(lab: np.ndarray, ref_lab: np.ndarray, ground: np.ndarray,
-                       ref: ReferenceStats | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(N, F) features of change against the reference per space, and the ground patches' median change.
+def occupancy_features(lab: np.ndarray, ground: np.ndarray, ref: ReferenceStats) -> tuple[np.ndarray, np.ndarray]:
+    """(N, F) features of change against the reference per space, and the ground patches' median change; `lab`
+    is the frame's L*a*b* planes (3, N, P, P).
 
     Changes are measured in units of this frame's own noise: the median change over the ground patches, where
-    nothing is ever put, is what sensor noise, JPEG and a slightly different light do on their own. `ref` is
-    ReferenceStats.of(ref_lab), passed by a reader that keeps it.
+    nothing is ever put, is what sensor noise, JPEG and a slightly different light do on their own.
     """
-    ref = ref or ReferenceStats.of(ref_lab)
-    n = len(lab)
-    delta = lab - ref_lab
-    diff = np.sqrt(np.einsum("...i,...i->...", delta, delta))  # (N, P, P); einsum: sum over 3 is slow in numpy
+    n = lab.shape[1]
+    delta = lab - ref.planes
+    diff = np.sqrt(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2])  # (N, P, P)
     ground_change = _quantiles(diff[ground].reshape(len(ground), -1), (50,))[0]
     noise = max(float(_quantiles(ground_change[None], (50,))[0][0]), 1.0)
     inner = _inner(diff).reshape(n, -1)
-    cur = _inner(lab)
-    cur_l = cur[..., 0].reshape(n, -1)
-    cur_c = np.hypot(cur[..., 1], cur[..., 2]).reshape(n, -1)
+    cur_l = _inner(lab[0]).reshape(n, -1)
+    cur_c = np.hypot(_inner(lab[1]), _inner(lab[2])).reshape(n, -1)
     cl = cur_l - cur_l.mean(axis=1, keepdims=True)
     ncc = np.sum(cl * ref.lum_centred, axis=1) / (np.sqrt(np.sum(cl * cl, axis=1) * ref.lum_energy) + 1e-3)
     q25, q75, q90 = _quantiles(inner, (25, 75, 90))
-    dl3, dl97 = _quantiles(delta[..., 0].reshape(n, -1), (3, 97))
-    hue = np.hypot(delta[..., 1], delta[..., 2]).reshape(n, -1)
+    dl3, dl97 = _quantiles(delta[0].reshape(n, -1), (3, 97))
+    hue = np.hypot(delta[1], delta[2]).reshape(n, -1)
     feats = np.column_stack([
         np.log1p(inner.mean(axis=1) / noise),
         np.log1p(diff.reshape(n, -1).mean(axis=1) / noise),
@@ -315,7 +321,7 @@ def occupancy_features(lab: np.ndarray, ref_lab: np.ndarray, ground: np.ndarray,
         dl97 / 10.0,
         dl3 / 10.0,
         np.log1p(q90 / noise),
-        *_edge_features(delta[..., 0], _edges(lab[..., 0]) - ref.edges),
+        *_edge_features(delta[0], _edges(lab[0]) - ref.edges),
         # A tile on its own printed colour keeps the hue; what changes is the motif's place and the gloss.
         np.log1p(_quantiles(hue, (50,))[0] / noise),
     ]).astype(np.float32)

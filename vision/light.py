@@ -19,38 +19,31 @@ def to_lab(bgr: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
     """BGR (..., 3) -> float32 L*a*b* (L 0..100), optionally scaling BGR by per-channel gains first.
 
     8-bit input goes through OpenCV's 8-bit conversion (table-driven, several times faster than the float one;
-    its quantisation, under half a unit of L*, is far below sensor noise); float input (0..255) through the
-    float conversion."""
+    its quantisation, under half a unit of L*, is far below sensor noise) and a table to float L*a*b*; float
+    input (0..255) through the float conversion. Pixels go to OpenCV as one row: it works row by row, and a
+    column of single pixels costs it several times more."""
     shape = bgr.shape
     if bgr.dtype == np.uint8:
-        img = bgr.reshape(-1, 1, 3)
+        img = bgr.reshape(1, -1, 3)
         if gain is not None:
             img = cv2.transform(img, np.diag(gain.astype(np.float32)))  # saturates at 255 like the sensor
-        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-        lab *= _LAB8_SCALE
-        lab += _LAB8_OFFSET
-        return lab.reshape(shape)
-    img = bgr.reshape(-1, 1, 3).astype(np.float32) * (1.0 / 255.0)
+        return cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2Lab), _LAB8_TO_FLOAT).reshape(shape)
+    img = bgr.reshape(1, -1, 3).astype(np.float32) * (1.0 / 255.0)
     if gain is not None:
         img *= gain.astype(np.float32)
         np.clip(img, 0.0, 1.0, out=img)
     return cv2.cvtColor(img, cv2.COLOR_BGR2Lab).reshape(shape)
 
 
-# OpenCV's 8-bit Lab: L scaled to 0..255, a and b offset by 128.
-_LAB8_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
-_LAB8_OFFSET = np.array([0.0, -128.0, -128.0], np.float32)
+# OpenCV's 8-bit Lab has L scaled to 0..255, a and b offset by 128: one float32 entry per 8-bit value and channel.
+_LAB8_TO_FLOAT = (np.arange(256, dtype=np.float32)[:, None] * np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+                  + np.array([0.0, -128.0, -128.0], np.float32)).reshape(256, 1, 3)
 
 
 def from_lab(lab) -> np.ndarray:
     """L*a*b* (..., 3) -> float32 BGR in 0..255 (unclipped where the colour is outside sRGB)."""
     lab = np.asarray(lab, np.float32)
     return cv2.cvtColor(lab.reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(lab.shape) * 255.0
-
-
-def ground_colour(patches: np.ndarray) -> np.ndarray:
-    """Median BGR (3,) over a stack of ground patches (N, P, P, 3)."""
-    return np.median(patches.reshape(-1, 3).astype(np.float32), axis=0)
 
 
 def light_gain(current: np.ndarray, reference: np.ndarray) -> np.ndarray:

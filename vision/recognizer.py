@@ -181,19 +181,15 @@ class TableRecognizer:
         if self.localiser is not None:
             for index, corners in self.localiser.update(frame):
                 self.set_board_corners(index, corners)
-        readings, checks, gains, samples = [], [], [], []
+        readings, checks, samples = [], [], []
         for b in self.boards:
             main = b.main.sample(frame)
-            score = b.score.sample(frame)
             samples.append(main)
-            reading = b.reader.read(main, score, self.model, float(b.main.outside.mean()))
+            reading = b.reader.read(main, b.score.sample(frame), self.model, float(b.main.outside.mean()))
             readings.append(reading)
-            if b.reader.ref_ground is not None:
-                from vision.light import ground_colour, light_gain
-
-                gains.append(light_gain(ground_colour(main[b.reader.ground]), b.reader.ref_ground))
-            checks.append(b.ring.check(frame, gains[-1] if gains and b.reader.ref_ground is not None else None))
-        visible = [g for g, r in zip(gains, readings) if not r.occluded]
+            checks.append(b.ring.check(frame, reading.gain))
+        gains = [r.gain for r in readings if r.gain is not None]
+        visible = [r.gain for r in readings if r.gain is not None and not r.occluded]
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
         factories = self.factories.count(frame, self.model, gain)
         factory_checks = [r.check(frame, gain) for r in self.factory_rings]
