@@ -24,6 +24,10 @@ def space_grid(geometry: BoardGeometry, spaces: list[Space], size: int, scale: f
     return geometry.to_image(np.stack([u, v], -1))
 
 
+ROW = 8192  # sample points per remap row: OpenCV remaps row by row (a map of narrow patch rows costs it twice as
+# much) and takes rows shorter than 32767 points
+
+
 class PatchSampler:
     """Pulls a stack of same-sized patches out of a frame in one remap.
 
@@ -34,14 +38,22 @@ class PatchSampler:
     def __init__(self, grid: np.ndarray, frame_size: tuple[int, int]) -> None:
         n, p, q, _ = grid.shape
         self.count, self.shape = n, (p, q)
-        flat = grid.reshape(n * p, q, 2).astype(np.float32)
+        flat = grid.reshape(-1, 2).astype(np.float32)
         w, h = frame_size
-        inside = (flat[..., 0] >= 0) & (flat[..., 0] <= w - 1) & (flat[..., 1] >= 0) & (flat[..., 1] <= h - 1)
+        inside = (flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] <= h - 1)
         self.outside = 1.0 - inside.reshape(n, p * q).mean(axis=1)
+        # The points in rows of ROW (the last row padded with points off the frame, dropped after the remap).
+        self._points = len(flat)
+        rows = -(-len(flat) // ROW)
+        width = ROW if rows > 1 else len(flat)
+        laid = np.full((rows * width, 2), -2.0, np.float32)
+        laid[: len(flat)] = flat
+        laid = laid.reshape(rows, width, 2)
         # Fixed-point maps make cv2.remap about twice as fast as float maps.
-        self._map1, self._map2 = cv2.convertMaps(flat[..., 0], flat[..., 1], cv2.CV_16SC2)
+        self._map1, self._map2 = cv2.convertMaps(laid[..., 0], laid[..., 1], cv2.CV_16SC2)
 
     def sample(self, frame: np.ndarray) -> np.ndarray:
         """(N, P, P, C) patches."""
         out = cv2.remap(frame, self._map1, self._map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-        return out.reshape(self.count, *self.shape, *out.shape[2:])
+        channels = out.shape[2:]
+        return out.reshape(-1, *channels)[: self._points].reshape(self.count, *self.shape, *channels)

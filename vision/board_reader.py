@@ -59,7 +59,10 @@ class BoardReader:
         self.pattern_index = {s.index: i for i, s in enumerate(spaces) if s.kind == PATTERN}
         self.wall_index = {s.index: i for i, s in enumerate(spaces) if s.kind == WALL}
         self.floor_index = [i for i, s in enumerate(spaces) if s.kind == FLOOR]
-        self.line_index = [np.array([self.pattern_index[(r, j)] for j in range(r + 1)]) for r in range(5)]
+        # Every pattern-line slot, line by line (slot 0 rightmost): its space, its line and its place in the line.
+        self.pattern_slots = np.array([self.pattern_index[(r, j)] for r in range(5) for j in range(r + 1)])
+        self.slot_line = np.repeat(np.arange(5), np.arange(1, 6))
+        self.slot_place = np.concatenate([np.arange(r + 1) for r in range(5)])
         self.wall_grid = np.array([[self.wall_index[(r, c)] for c in range(5)] for r in range(5)])
         self.decided = np.flatnonzero(np.isin(self.kind, (PATTERN, WALL, FLOOR)))
         self.patch = patch
@@ -193,7 +196,7 @@ class BoardReader:
         occluded = covered or out_of_view
 
         pattern = self._pattern(occupancy, colour_probs)
-        floor = [self._slot(occupancy[i], colour_probs[i], allow_marker=True) for i in self.floor_index]
+        floor = self._floor(occupancy, colour_probs)
         wall = occupancy[self.wall_grid].tolist()
         marker, marker_conf = self._score(score, gain)
 
@@ -207,35 +210,32 @@ class BoardReader:
                             marker, marker_conf, ground_change, centre_lab, gain)
 
     # ---- pieces of the reading --------------------------------------------------------------------------
-    @staticmethod
-    def _slot(p_occ: float, probs: np.ndarray, allow_marker: bool) -> dict[str, float]:
-        classes = TILE_CLASSES if allow_marker else COLOURS
-        p = probs[: len(classes)]
-        p = p / max(p.sum(), 1e-9)
-        out = dict(zip(classes, (p_occ * p).tolist()))
-        out["empty"] = float(1 - p_occ)
-        return out
+    def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[dict[str, float]]:
+        """Per floor space: {colour, "first_player" or "empty": p}."""
+        occ = occupancy[self.floor_index]
+        p = colour_probs[self.floor_index, :len(TILE_CLASSES)]
+        p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
+        return [dict(zip(TILE_CLASSES, values), empty=empty)
+                for values, empty in zip((p * occ[:, None]).tolist(), (1 - occ).tolist())]
 
     def _pattern(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[list[dict[str, float]]]:
-        lines = []
-        for idx in self.line_index:
-            occ = occupancy[idx]
-            probs = colour_probs[idx, :N_COLOURS] + 1e-6
-            probs /= probs.sum(axis=1, keepdims=True)
-            # A line holds one colour: the occupied slots vote (sum of log-probabilities, weighted by occupancy).
-            vote = np.exp(np.sum(occ[:, None] * np.log(probs), axis=0))
-            vote /= vote.sum()
-            # Keep a slot's own reading when it clearly disagrees with the line: that is an illegal placement the
-            # tracker must see, not noise to vote away.
-            own = (probs.max(axis=1) > 0.995) & (probs.argmax(axis=1) != vote.argmax())
-            mixed = np.where(own[:, None], probs, vote[None]) * occ[:, None]
-            slots = []
-            for values, p_occ in zip(mixed.tolist(), occ.tolist()):
-                slot = dict(zip(COLOURS, values))
-                slot["empty"] = 1.0 - p_occ
-                slots.append(slot)
-            lines.append(slots)
-        return lines
+        """Per pattern line, per slot (rightmost first): {colour or "empty": p}; all five lines at once."""
+        occ = occupancy[self.pattern_slots]
+        probs = colour_probs[self.pattern_slots, :N_COLOURS] + 1e-6
+        probs /= probs.sum(axis=1, keepdims=True)
+        # A line holds one colour: the occupied slots vote (sum of log-probabilities, weighted by occupancy).
+        weighted = occ[:, None] * np.log(probs)
+        votes = np.zeros((5, 5, N_COLOURS), weighted.dtype)  # line, slot (none past the line's length), colour
+        votes[self.slot_line, self.slot_place] = weighted
+        vote = np.exp(votes.sum(axis=1))
+        vote /= vote.sum(axis=1, keepdims=True)
+        line_vote = vote[self.slot_line]
+        # Keep a slot's own reading when it clearly disagrees with the line: that is an illegal placement the
+        # tracker must see, not noise to vote away.
+        own = (probs.max(axis=1) > 0.995) & (probs.argmax(axis=1) != line_vote.argmax(axis=1))
+        mixed = np.where(own[:, None], probs, line_vote) * occ[:, None]
+        slots = [dict(zip(COLOURS, values), empty=1.0 - p_occ) for values, p_occ in zip(mixed.tolist(), occ.tolist())]
+        return [slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)]
 
     def _score(self, score: np.ndarray, gain: np.ndarray | None) -> tuple[int | None, float]:
         lum = _planes(to_lab(score, gain))[0].reshape(len(score), -1)
