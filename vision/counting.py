@@ -7,8 +7,8 @@ are read in the light of each display's own cream card (its ring between rosette
 print-lit model as the boards; without that capture, a colour model fitted at setup and the disc's print as
 background colours stand in. A tile's side faces, its colour darkened, are never a tile.
 
-Tiles are then found as shapes, not areas: a tile is a square of known side (learned at setup, when every display
-holds exactly 4 tiles), so a tile is a place where a disc well inside it is mostly of one colour. The fullest such
+Tiles are then found as shapes, not areas: a tile is a square of known side (from the set's proportions, 0.554 of
+a display's radius), so a tile is a place where a disc well inside it is mostly of one colour. The fullest such
 place is taken, its tile's pixels are explained away, and the next is tried: touching tiles of one colour are one
 blob but still as many tiles; a motif, a petal, a shadow or an edge never fills a core. A display never holds more
 than 4 tiles: beyond that, the least full cores are doubts, not tiles.
@@ -92,8 +92,8 @@ class Tile:
 
 class RegionCounter:
     """Counts N same-sized regions at once (all factory displays: one remap, one colour conversion, one core
-    filter per colour over the stacked grids). `tile_side` is a tile's side in canonical pixels (learned at
-    setup), shared by the regions."""
+    filter per colour over the stacked grids). `tile_side` is a tile's side in canonical pixels (None: from the
+    set's proportions), shared by the regions."""
 
     def __init__(self, grid: np.ndarray, inside: np.ndarray, frame_size, tile_side: float | None = None,
                  table_lab: np.ndarray | None = None, allow_marker: bool = False, capacity: int = 4) -> None:
@@ -209,11 +209,11 @@ class RegionCounter:
         display's radius wide (0.072 vs 0.13 board widths, BOARD-GEOMETRY.md)."""
         return 0.554 * self.size / 2
 
-    def find_tiles(self, label: np.ndarray, side: float | None = None) -> list[Tile]:
+    def find_tiles(self, label: np.ndarray) -> list[Tile]:
         """Every tile in the regions, colour by colour: the place whose core is fullest is a tile if the core is
         FULL; its pixels are then explained (erased) and the next fullest place is tried. `doubts` keeps, per
         region and class, the fullest core that fell short (a tile half hidden, or a big stain)."""
-        side = side or self.tile_side
+        side = self.tile_side
         core, whole = _disc(CORE * side), _disc(0.5 * side)
         g, pad = self.size, whole.shape[0]
         tiles = []

@@ -23,7 +23,6 @@ from vision.light import to_lab
 from vision.localise import LEARNED_KEY, BoardLocaliser
 from vision.recognizer import TableRecognizer
 
-TILES_PER_FACTORY = 4
 MAX_SAMPLES = 4000
 
 
@@ -71,9 +70,7 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     if len(disc):
         dist = model.mahalanobis(disc, len(COLOURS)).min(axis=1)
         model.background = np.concatenate([model.background, disc[dist > 2.0]]).astype(np.float32)
-    side = _tile_side(bank, bank.classify(frame, model, None)[0])
-    factories = [{"tile_side": round(side, 2), "ring": encode_image(ring.sample(frame)[0])}
-                 for ring in rec.factory_rings]
+    factories = [{"ring": encode_image(ring.sample(frame)[0])} for ring in rec.factory_rings]
     if bare_grids is not None:
         for info, grid in zip(factories, bare_grids[0]):
             info["empty"] = encode_image(grid)
@@ -85,7 +82,6 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     if marker is not None:
         model.means[TILE_CLASSES.index(FIRST_PLAYER)] = marker
     centre = {
-        "tile_side": round(side, 2),
         "table_lab": np.round(table, 2).tolist(),
         "ring": encode_image(rec.centre_ring.sample(frame)[0]),
     }
@@ -119,23 +115,6 @@ def average_frames(frames, what: str) -> np.ndarray:
     if len({f.shape for f in frames}) != 1:
         raise SetupError(f"the {what} frames differ in size")
     return np.mean(np.stack(frames).astype(np.float32), axis=0).round().astype(np.uint8)
-
-
-def _tile_side(bank, label: np.ndarray) -> float:
-    """A tile's side on the displays' canonical grids: the side at which the most displays show exactly 4 tiles
-    (the middle of the best run of sides). Every grid is scaled to its display's radius, so they share it."""
-    want = bank.expected_tile_side
-    sides = want * np.arange(0.7, 1.45, 0.05)
-    right = []
-    for side in sides:
-        found = bank.find_tiles(label, side)
-        per_display = np.bincount([t.region for t in found], minlength=bank.regions)
-        right.append(int(np.sum(per_display == TILES_PER_FACTORY)))
-    right = np.array(right)
-    if right.max() < max(1, bank.regions // 2):
-        return want  # not a setup frame, or most displays hidden: trust the set's proportions
-    best = np.flatnonzero(right == right.max())
-    return float(sides[best[len(best) // 2]])
 
 
 def _table_colours(pixels: np.ndarray, model: ColourModel, k: int = 4) -> tuple[np.ndarray, np.ndarray | None]:
