@@ -238,7 +238,7 @@ class BoardReader:
         return [slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)]
 
     def _score(self, score: np.ndarray, gain: np.ndarray | None) -> tuple[int | None, float]:
-        lum = _planes(to_lab(score, gain))[0].reshape(len(score), -1)
+        lum = to_lab(score, gain)[..., 0].reshape(len(score), -1)
         med = _quantiles(lum, (50,))[0]
         base = self.score_base if self.score_base is not None else np.full(len(med), np.percentile(med, 75))
         dark = base - med

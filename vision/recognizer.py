@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from calibration.colour_model import ColourModel
@@ -201,7 +202,7 @@ class TableRecognizer:
         prev, self._previous = self._previous, samples
         if prev is None or len(prev) != len(samples):
             return [0.0] * len(samples)
-        return [float(np.mean(np.abs(a.astype(np.int16) - b.astype(np.int16)))) for a, b in zip(samples, prev)]
+        return [cv2.norm(a, b, cv2.NORM_L1) / a.size for a, b in zip(samples, prev)]
 
     def recognize(self, frame: np.ndarray, timestamp: float | None = None) -> dict:
         return build_observation(self.read(frame), self.variant, timestamp)
