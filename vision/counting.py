@@ -3,8 +3,8 @@
 Each region is resampled once per frame onto a small canonical grid (one remap, maps built per calibration) and
 every pixel is labelled with a tile class (the 5 colours and, in the centre, the first-player marker) or "no tile".
 With the empty table captured at setup, a pixel still as it was then is no tile whatever its colour, and colours
-are read in the light of each display's own cream card (its ring between rosette and rim), with the same fixed
-print-lit model as the boards; without that capture, a colour model fitted at setup and the disc's print as
+are read in the light of each display's own cream card (its ring between rosette and rim), less the lamp's
+reflection over it (learned at setup), with the same fixed print-lit model as the boards; without that capture, a colour model fitted at setup and the disc's print as
 background colours stand in. A tile's side faces, its colour darkened, are never a tile.
 
 Tiles are then found as shapes, not areas: a tile is a square of known side (from the set's proportions, 0.554 of
@@ -23,6 +23,7 @@ import numpy as np
 
 from calibration.colour_model import COLOURS, PRINT_CREAM, PRINT_LIT, TILE_CLASSES, ColourModel
 from calibration.sampling import PatchSampler
+from vision.board_reader import GLARE_STEPS, GLEAM
 from vision.light import from_lab, to_lab
 from vision.occlusion import GLARE_LEVEL
 
@@ -43,6 +44,7 @@ CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any tu
 FULL = 0.5  # share of a tile's core of one colour that makes it a tile (labels are patchy)
 DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
+DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
 
@@ -106,22 +108,44 @@ class RegionCounter:
         self.capacity = capacity  # most tiles the region can hold (a display: 4)
         self.empty: EmptyReference | None = None
         self.print_gain: np.ndarray | None = None
+        self.glare = np.zeros(self.regions, np.float32)  # the lamp's reflection over each region (additive grey)
+        self._cream: np.ndarray | None = None
         self._lut: np.ndarray | None = None
         self._lut_key: tuple | None = None
         self._mean: np.ndarray | None = None  # the regions averaged while they stay the same
 
-    def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None) -> None:
+    def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None,
+                  glare: np.ndarray | None = None) -> None:
         """The regions' (N, G, G, 3) BGR grids on the empty table, sampled like any frame; `print_gain` (N, 3)
         or (3,) brings each region to the light the print was measured in (None: a display's own cream card, the
-        ring between its rosette and its rim; not for the centre, which has none)."""
+        ring between its rosette and its rim, less the lamp's `glare` over it (N,); not for the centre, which
+        has none)."""
         smooth = self._smooth(bgr)
         self.empty = EmptyReference(to_lab(smooth))
+        self.glare = np.zeros(self.regions, np.float32) if glare is None else np.asarray(glare, np.float32)
         if print_gain is None and not self.allow_marker:
-            ring = ring_mask(self.size, 0.66, 0.84)
-            cream = np.median(smooth[:, ring].astype(np.float32), axis=1)  # (N, 3) the card between rosette and rim
-            print_gain = from_lab(PRINT_CREAM["pattern"]) / (cream + 1.0)
+            self._cream = np.median(smooth[:, ring_mask(self.size, 0.66, 0.84)].astype(np.float32), axis=1)
+            print_gain = _cream_gain(self._cream, self.glare[:, None])
         if print_gain is not None:
             self.print_gain = np.broadcast_to(np.asarray(print_gain, np.float32), (self.regions, 3)).copy()
+
+    def find_glare(self, setup_bgr: np.ndarray) -> np.ndarray:
+        """(N,) the lamp's reflection over each display as an additive grey (8-bit, setup light), from the
+        displays at setup (`setup_bgr` as `sample` gives it, after set_empty): the amount that best explains what
+        changed since the empty table as tiles. A reflection whitens card and tiles alike, so without it blue
+        tiles read white and black ones grey (tuning seed 4: displays under the lamp read 2 of 4 tiles right)."""
+        changed = ~self.empty.unchanged(to_lab(setup_bgr)) & self.inside
+        glare = np.zeros(self.regions, np.float32)
+        for r in range(self.regions):
+            pixels = setup_bgr[r][changed[r]].astype(np.float32)
+            if len(pixels) < self.tile_side ** 2:
+                continue  # no tile to judge by
+            steps = GLARE_STEPS[GLARE_STEPS < 0.5 * self._cream[r].min()][:, None, None]
+            lit = np.clip((pixels - steps * (1 + GLEAM)) * _cream_gain(self._cream[r], steps), 0, 255)
+            fit = PRINT_LIT.log_likelihood(to_lab(lit.astype(np.uint8)).reshape(-1, 3))[:, :len(COLOURS)]
+            fit = np.maximum(fit.max(axis=1), -30.0).reshape(len(steps), -1).mean(axis=1)
+            glare[r] = steps[int(np.argmax(fit - DISPLAY_GLARE_COST * steps[:, 0, 0])), 0, 0]
+        return glare
 
     def sample(self, frame: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) BGR, median-filtered: the motifs' thin strokes and the sensor noise off the colours."""
@@ -157,8 +181,9 @@ class RegionCounter:
             if self._lut_key != key:
                 self._lut = _print_lut(self._classes())
                 self._lut_key = key
-            g = self.print_gain[:, None, None, :] * (1.0 if gain is None else np.asarray(gain, np.float32))
-            q = np.clip(patches.astype(np.float32) * g, 0, 255).astype(np.uint8) >> 3
+            lit = patches.astype(np.float32) * (1.0 if gain is None else np.asarray(gain, np.float32))
+            lit -= (self.glare * (1 + GLEAM))[:, None, None, None]
+            q = np.clip(lit * self.print_gain[:, None, None, :], 0, 255).astype(np.uint8) >> 3
         else:
             step = None if gain is None else np.round(np.asarray(gain) * 25) / 25
             key = (id(model), model.means.tobytes(), None if step is None else tuple(step))
@@ -329,6 +354,11 @@ def ring_mask(size: int, inner: float, outer: float) -> np.ndarray:
     gx, gy = np.meshgrid(steps, steps)
     rad = np.hypot(gx, gy)
     return (rad > inner) & (rad < outer)
+
+
+def _cream_gain(cream: np.ndarray, glare) -> np.ndarray:
+    """Gains that bring a display's cream card, less the glare over it, to the print's measured cream."""
+    return from_lab(PRINT_CREAM["pattern"]) / (np.maximum(cream - glare, 5.0) + 1.0)
 
 
 def _print_lut(classes: int) -> np.ndarray:

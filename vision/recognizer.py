@@ -44,6 +44,14 @@ def _empty_grid(info: dict, shape: tuple[int, int]) -> np.ndarray | None:
     return img if img.shape[:2] == tuple(shape) else None
 
 
+def _glare(info: dict, where: str) -> float:
+    """A display's learned glare (8-bit grey): a number from 0 to 255, else the profile is refused."""
+    value = info.get("glare", 0.0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 255:
+        raise FrameError(f"learned.{where}.glare must be a number from 0 to 255, not {value!r}")
+    return float(value)
+
+
 def board_ring_grid(geometry: BoardGeometry, per_edge: int = 32) -> np.ndarray:
     t = (np.arange(per_edge) + 0.5) / per_edge
     a, b = BOARD_RING_INSET, 1 - BOARD_RING_INSET
@@ -96,12 +104,13 @@ class TableRecognizer:
         fac_setup = setup.get("factories") or [{}] * len(profile.factories)
         self.factory_rings = []
         keep_out = [(f.center, f.radius) for f in profile.factories]
-        grids, empties = [], []
+        grids, empties, glare = [], [], []
         for j, f in enumerate(profile.factories):
             info = fac_setup[j] if j < len(fac_setup) else {}
             grid, inside = circle_grid(f.center, f.radius, FACTORY_GRID)
             grids.append(grid)
             empties.append(_empty_grid(info, grid.shape[1:3]))
+            glare.append(_glare(info, f"setup.factories[{j}]"))
             ring_ref = decode_image(info["ring"]) if info.get("ring") else None
             self.factory_rings.append(
                 RingWatcher(circle_ring(f.center, f.radius, *FACTORY_RING), self.frame_size, ring_ref))
@@ -117,7 +126,7 @@ class TableRecognizer:
         centre_empty = _empty_grid(centre_info, grid.shape[1:3])
         # The bare table helps only if every display and the centre were captured: one counter serves them all.
         if centre_empty is not None and empties and all(e is not None for e in empties):
-            self._use_empty(np.stack(empties), centre_empty)
+            self._use_empty(np.stack(empties), centre_empty, np.array(glare, np.float32))
         ring = polygon_ring(profile.center, CENTRE_RING)
         pts = ring.reshape(-1, 2)
         keep = np.ones(len(pts), bool)
@@ -145,16 +154,23 @@ class TableRecognizer:
         ring = RingWatcher(board_ring_grid(geometry), self.frame_size, ring_ref)
         return _Board(geometry, spaces, reader, main, score, ring)
 
-    def use_empty_table(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Learn what lies under the tiles from a frame of the bare table; -> the displays' grids (N, G, G, 3)
-        and the centre's (G', G', 3) on it, for the profile."""
+    def use_empty_table(self, frame: np.ndarray,
+                        setup: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Learn what lies under the tiles from a frame of the bare table, and with a frame of the dealt table
+        (`setup`) the lamp's glare over each display; -> the displays' grids (N, G, G, 3) and the centre's
+        (G', G', 3) on the bare table, and the glare (N,) or None, for the profile."""
         self.check_frame(frame)
         displays, centre = self.factories.sampler.sample(frame), self.centre.sampler.sample(frame)[0]
         self._use_empty(displays, centre)
-        return displays, centre
+        glare = None
+        if setup is not None:
+            self.check_frame(setup)
+            glare = self.factories.find_glare(self.factories.sample(setup))
+            self._use_empty(displays, centre, glare)
+        return displays, centre, glare
 
-    def _use_empty(self, displays: np.ndarray, centre: np.ndarray) -> None:
-        self.factories.set_empty(displays)
+    def _use_empty(self, displays: np.ndarray, centre: np.ndarray, glare: np.ndarray | None = None) -> None:
+        self.factories.set_empty(displays, glare=glare)
         # The centre has no card of its own to measure the light by: the displays round it have.
         self.centre.set_empty(centre[None], np.median(self.factories.print_gain, axis=0))
 

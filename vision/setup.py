@@ -49,7 +49,7 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
         empty = average_frames(empty, "empty-table")
         if empty.shape != frame.shape:
             raise SetupError("the empty-table frames and the setup frames differ in size")
-        bare_grids = rec.use_empty_table(empty)
+        bare_grids = rec.use_empty_table(empty, frame)
 
     boards = []
     for b in rec.boards:
@@ -72,8 +72,9 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
         model.background = np.concatenate([model.background, disc[dist > 2.0]]).astype(np.float32)
     factories = [{"ring": encode_image(ring.sample(frame)[0])} for ring in rec.factory_rings]
     if bare_grids is not None:
-        for info, grid in zip(factories, bare_grids[0]):
+        for info, grid, glare in zip(factories, bare_grids[0], bare_grids[2]):
             info["empty"] = encode_image(grid)
+            info["glare"] = round(float(glare), 1)
 
     # The centre: the table's own colours (k-means), minus a small cream cluster that is the marker itself.
     _, lab = rec.centre.classify(frame, model, None)
