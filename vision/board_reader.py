@@ -12,7 +12,8 @@ every set and every light, with no fit to the factory tiles needed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, fields
 
 import cv2
 import numpy as np
@@ -116,12 +117,6 @@ class BoardReader:
         fit = np.maximum(best, -30.0).sum(axis=1) - GLARE_COST * GLARE_STEPS
         return float(GLARE_STEPS[np.argmax(fit)])
 
-    def _tile_likeness(self, print_lab: np.ndarray) -> np.ndarray:
-        """(N, 2) how much like a tile each space's middle looks in the print's light (best class log-likelihood,
-        /10), against the empty print and as it is: a tile is bolder than the print of its own colour."""
-        now = _tile_likeness(print_lab)
-        return np.column_stack([now - self.ref_tile_likeness, now])
-
     def _print_lit(self, setup_lit: np.ndarray, occupancy: np.ndarray, plain: np.ndarray) -> np.ndarray:
         """(N, 3) Lab of each space's middle in the print's light: `setup_lit` (BGR medians brought to the setup
         light) less the glare, then each space to the light that makes its own empty print look as measured.
@@ -143,54 +138,37 @@ class BoardReader:
         weights[wall] = WALL_WEIGHTS[colour] if apart.min() > DISTINCT_PRINTS else ANY_WALL_WEIGHTS
         return weights
 
-    def _prepare(self, main: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        """The light gain to the setup light (None without a reference), the smoothed patches and their Lab
-        planes (3, N, P, P)."""
-        gain = None
-        if self.ref_ground is not None:
-            ground = np.ascontiguousarray(main[self.ground].reshape(-1, 3).T, np.float32)
-            gain = light_gain(_quantiles(ground, (50,))[0], self.ref_ground)
-        smooth = _smooth(main)
-        return gain, smooth, _planes(to_lab(smooth, gain))
-
-    def _features(self, smooth: np.ndarray, lab: np.ndarray,
-                  gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Occupancy features (N, F), the ground's change, the middles' median BGR in the setup light and their
-        print-lit Lab with no glare taken off."""
-        setup_lit = _middle_median(smooth, self.middle) * (1.0 if gain is None else gain)
-        feats, ground_change = occupancy_features(lab, self.ground, self.ref_stats)
-        plain = to_lab(np.clip(setup_lit * self._print_gain(0.0), 0.0, 255.0))
-        return np.column_stack([feats, self._tile_likeness(plain)]), ground_change, setup_lit, plain
-
     def occupancy_inputs(self, main: np.ndarray) -> np.ndarray:
         """(N, F) what the occupancy weights take for these patches: for fitting them on training renders."""
-        gain, smooth, lab = self._prepare(main)
-        return self._features(smooth, lab, gain)[0]
+        return _look((self,), [main]).features
 
     @property
     def has_reference(self) -> bool:
         return self.ref_stats is not None
 
     def read(self, main: np.ndarray, score: np.ndarray, model: ColourModel, outside: float) -> BoardReading:
-        n = len(self.spaces)
-        gain, smooth, lab = self._prepare(main)
-        if self.has_reference:
-            feats, ground_change, setup_lit, plain = self._features(smooth, lab, gain)
-            occupancy = _logistic(feats, self.occupancy_weights)
-            centre_lab = self._print_lit(setup_lit, occupancy, plain)
-            colour_probs = PRINT_LIT.probabilities(centre_lab)
-        else:
-            # No reference: cream spaces are told by colour (a tile is far from the board's cream); wall spaces
-            # cannot be told at all on the colored side, so they stay undecided (0.5) and say so.
-            mid = lab[:, :, self.middle[0], self.middle[1]].transpose(1, 0, 2, 3)
-            centre_lab = _quantiles(mid.reshape(n * 3, -1), (50,))[0].reshape(n, 3)
-            colour_probs = model.probabilities(centre_lab)
-            cream = _cream_estimate(centre_lab, self.kind)
-            dist = np.sqrt(np.sum((centre_lab - cream) ** 2, axis=1))
-            occupancy = _sigmoid((dist - 18.0) / 4.0)
-            occupancy[self.kind == WALL] = 0.5
-            ground_change = np.zeros(len(self.ground), np.float32)
+        """This board alone (a table's boards are read together by read_boards)."""
+        return read_boards([self], [main], [score], model, [outside])[0]
 
+    def _read_unreferenced(self, main: np.ndarray, score: np.ndarray, model: ColourModel,
+                           outside: float) -> BoardReading:
+        """Without a reference cream spaces are told by colour (a tile is far from the board's cream); wall spaces
+        cannot be told at all on the colored side, so they stay undecided (0.5) and say so."""
+        n = len(self.spaces)
+        lab = _planes(to_lab(_smooth(main)))
+        mid = lab[:, :, self.middle[0], self.middle[1]].transpose(1, 0, 2, 3)
+        centre_lab = _quantiles(mid.reshape(n * 3, -1), (50,))[0].reshape(n, 3)
+        colour_probs = model.probabilities(centre_lab)
+        cream = _cream_estimate(centre_lab, self.kind)
+        dist = np.sqrt(np.sum((centre_lab - cream) ** 2, axis=1))
+        occupancy = _sigmoid((dist - 18.0) / 4.0)
+        occupancy[self.kind == WALL] = 0.5
+        ground_change = np.zeros(len(self.ground), np.float32)
+        return self._reading(occupancy, colour_probs, centre_lab, ground_change, None, score, outside)
+
+    def _reading(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
+                 ground_change: np.ndarray, gain: np.ndarray | None, score: np.ndarray, outside: float) -> BoardReading:
+        """The board's reading from its spaces' occupancy and colours."""
         covered = bool(np.any(ground_change > GROUND_OCCLUDED_DELTA_E))
         out_of_view = outside > 0.02
         occluded = covered or out_of_view
@@ -250,6 +228,85 @@ class BoardReader:
         return int(order[-1]), conf
 
 
+def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: list[np.ndarray], model: ColourModel,
+                outsides: list[float]) -> list[BoardReading]:
+    """The readings of a table's boards. The spaces of every board with a reference go through each step together:
+    at these sizes numpy's cost is mostly per call, not per pixel; a board without a reference is read alone."""
+    readings: list[BoardReading | None] = [None] * len(readers)
+    referenced = [i for i, r in enumerate(readers) if r.has_reference]
+    for i, reader in enumerate(readers):
+        if not reader.has_reference:
+            readings[i] = reader._read_unreferenced(mains[i], scores[i], model, outsides[i])
+    if referenced:
+        boards = tuple(readers[i] for i in referenced)
+        look = _look(boards, [mains[i] for i in referenced])
+        occupancy = _logistic(look.features, _stack(boards).weights)
+        n = len(boards[0].spaces)
+        rows = [slice(k * n, (k + 1) * n) for k in range(len(boards))]
+        centre_lab = np.concatenate([reader._print_lit(look.setup_lit[r], occupancy[r], look.plain[r])
+                                     for reader, r in zip(boards, rows)])
+        colour_probs = PRINT_LIT.probabilities(centre_lab)
+        for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
+            readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
+                                          look.gains[k], scores[i], outsides[i])
+    return readings
+
+
+@dataclass(frozen=True)
+class _Stack:
+    """The per-space constants of several boards (each with a reference), board after board."""
+
+    ref: ReferenceStats
+    ground: np.ndarray  # (B, G) each board's ground spaces, as rows of the stack
+    ref_ground: np.ndarray  # (B, 3)
+    print_gain: np.ndarray  # (B*N, 3) each space's gain from the setup light to the print's, no glare taken off
+    ref_tile_likeness: np.ndarray  # (B*N,)
+    weights: np.ndarray  # (B*N, F+1) occupancy weights
+
+
+@functools.lru_cache(maxsize=8)
+def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
+    """Built once per set of readers (every board lists its spaces in the same order, board_spaces')."""
+    n = len(readers[0].spaces)
+    return _Stack(ReferenceStats.joined([r.ref_stats for r in readers]),
+                  np.stack([r.ground + k * n for k, r in enumerate(readers)]),
+                  np.stack([r.ref_ground for r in readers]),
+                  np.concatenate([r._print_gain(0.0) for r in readers]),
+                  np.concatenate([r.ref_tile_likeness for r in readers]),
+                  np.concatenate([r.occupancy_weights for r in readers]))
+
+
+@dataclass
+class _Look:
+    """What several boards' patches show this frame, their spaces stacked board after board."""
+
+    gains: np.ndarray  # (B, 3) BGR gains to the setup light
+    features: np.ndarray  # (B*N, F) occupancy features
+    ground_change: np.ndarray  # (B, G)
+    setup_lit: np.ndarray  # (B*N, 3) median BGR of each space's middle in the setup light
+    plain: np.ndarray  # (B*N, 3) its Lab in the print's light, no glare taken off
+
+
+def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
+    stack = _stack(readers)
+    patches = np.stack(mains)  # (B, N, P, P, 3)
+    boards, n = patches.shape[:2]
+    ground = patches[:, readers[0].ground].reshape(boards, -1, 3).transpose(0, 2, 1)
+    median = _quantiles(np.ascontiguousarray(ground, np.float32).reshape(boards * 3, -1), (50,))[0]
+    gains = light_gain(median.reshape(boards, 3), stack.ref_ground)
+    smooth = np.stack([_smooth(m) for m in mains])
+    lab = _planes(np.concatenate([to_lab(s, g) for s, g in zip(smooth, gains)]))
+    smooth = smooth.reshape(boards * n, *smooth.shape[2:])
+    setup_lit = _middle_median(smooth, readers[0].middle) * np.repeat(gains, n, axis=0)
+    feats, ground_change = occupancy_features(lab, stack.ground, stack.ref)
+    plain = to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0))
+    # How much like a tile each space's middle looks in the print's light, against the empty print and as it is:
+    # a tile is bolder than the print of its own colour.
+    likeness = _tile_likeness(plain)
+    features = np.column_stack([feats, likeness - stack.ref_tile_likeness, likeness])
+    return _Look(gains, features, ground_change, setup_lit, plain)
+
+
 @dataclass(frozen=True)
 class ReferenceStats:
     """What occupancy_features needs of the empty board that does not change from frame to frame."""
@@ -273,6 +330,12 @@ class ReferenceStats:
         return ReferenceStats(planes, lum.mean(axis=1), lum.std(axis=1), centred, np.sum(centred * centred, axis=1),
                               _quantiles(chroma, (50,))[0], _edges(planes[0]))
 
+    @staticmethod
+    def joined(stats: list[ReferenceStats]) -> ReferenceStats:
+        """Several boards' stats as one, their spaces board after board."""
+        return ReferenceStats(np.concatenate([s.planes for s in stats], axis=1),
+                              *(np.concatenate([getattr(s, f.name) for s in stats]) for f in fields(ReferenceStats)[1:]))
+
 
 def _planes(lab: np.ndarray) -> np.ndarray:
     """(N, P, P, 3) -> contiguous (3, N, P, P): per-channel work runs several times faster on contiguous rows."""
@@ -287,17 +350,20 @@ def _inner(patches: np.ndarray) -> np.ndarray:
 
 
 def occupancy_features(lab: np.ndarray, ground: np.ndarray, ref: ReferenceStats) -> tuple[np.ndarray, np.ndarray]:
-    """(N, F) features of change against the reference per space, and the ground patches' median change; `lab`
-    is the frame's L*a*b* planes (3, N, P, P).
+    """(N, F) features of change against the reference per space, and the ground patches' median change (B, G);
+    `lab` is the frame's L*a*b* planes (3, N, P, P) of B boards' spaces, board after board, `ground` (B, G) the
+    rows of each board's ground spaces.
 
-    Changes are measured in units of this frame's own noise: the median change over the ground patches, where
-    nothing is ever put, is what sensor noise, JPEG and a slightly different light do on their own.
+    Changes are measured in units of the board's own noise this frame: the median change over its ground patches,
+    where nothing is ever put, is what sensor noise, JPEG and a slightly different light do on their own.
     """
     n = lab.shape[1]
     delta = lab - ref.planes
     diff = np.sqrt(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2])  # (N, P, P)
-    ground_change = _quantiles(diff[ground].reshape(len(ground), -1), (50,))[0]
-    noise = max(float(_quantiles(ground_change[None], (50,))[0][0]), 1.0)
+    ground_change = _quantiles(diff[ground.ravel()].reshape(ground.size, -1), (50,))[0].reshape(ground.shape)
+    board_noise = np.maximum(_quantiles(ground_change, (50,))[0].astype(np.float64), 1.0)
+    log_noise = np.repeat(np.log(board_noise), n // len(ground))
+    noise = np.repeat(board_noise.astype(np.float32), n // len(ground))  # per space
     inner = _inner(diff).reshape(n, -1)
     cur_l = _inner(lab[0]).reshape(n, -1)
     cur_c = np.hypot(_inner(lab[1]), _inner(lab[2])).reshape(n, -1)
@@ -315,7 +381,7 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray, ref: ReferenceStats)
         (_quantiles(cur_c, (50,))[0] - ref.chroma_median) / 10.0,
         (cur_l.std(axis=1) - ref.lum_std) / 10.0,
         ncc,
-        np.full(n, np.log(noise)),
+        log_noise,
         # Bevel highlights and gloss brighten, side faces and shadows darken a few pixels a lot.
         np.log1p(_quantiles(diff.reshape(n, -1), (95,))[0] / noise),
         dl97 / 10.0,

@@ -17,7 +17,7 @@ from calibration.colour_model import ColourModel
 from calibration.geometry import BoardGeometry, Lens
 from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, BoardSpaces, board_samplers, decode_image
-from vision.board_reader import BoardReader, BoardReading
+from vision.board_reader import BoardReader, BoardReading, read_boards
 from vision.counting import FACTORY_GRID, RegionCount, RegionCounter, circle_grid, polygon_grid
 from vision.localise import LEARNED_KEY, BoardLocaliser
 from vision.observation import build_observation
@@ -196,13 +196,10 @@ class TableRecognizer:
         if self.localiser is not None:
             for index, corners in self.localiser.update(frame):
                 self.set_board_corners(index, corners)
-        readings, checks, samples = [], [], []
-        for b in self.boards:
-            main = b.main.sample(frame)
-            samples.append(main)
-            reading = b.reader.read(main, b.score.sample(frame), self.model, float(b.main.outside.mean()))
-            readings.append(reading)
-            checks.append(b.ring.check(frame, reading.gain))
+        samples = [b.main.sample(frame) for b in self.boards]
+        readings = read_boards([b.reader for b in self.boards], samples, [b.score.sample(frame) for b in self.boards],
+                               self.model, [float(b.main.outside.mean()) for b in self.boards])
+        checks = [b.ring.check(frame, r.gain) for b, r in zip(self.boards, readings)]
         gains = [r.gain for r in readings if r.gain is not None]
         visible = [r.gain for r in readings if r.gain is not None and not r.occluded]
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
