@@ -11,6 +11,7 @@ from vision.setup import learn_setup
 
 SIDE = 11.0
 RED, BLUE = COLOURS.index("red"), COLOURS.index("blue")
+WHITE, BLACK = COLOURS.index("white"), COLOURS.index("black")
 
 
 def _counter() -> RegionCounter:
@@ -113,3 +114,17 @@ def test_a_still_display_is_averaged_over_frames_and_a_changed_one_starts_again(
     cv2.rectangle(moved, (60, 60), (95, 95), (200, 120, 40), -1)  # a tile put down
     now = counter._steady(counter.sample(moved)).astype(np.float32)
     assert np.abs(now - counter.sample(moved).astype(np.float32)).max() < 1.0
+
+
+def test_a_motif_is_not_a_tile_of_its_own():
+    label = np.full((40, 40), -1, np.int8)
+    _square(label, WHITE, 20, 20)
+    _square(label, BLACK, 20, 20, side=0.4 * SIDE)  # a white tile's dark snowflake, as the labels see it
+    assert "black" not in _count(label)
+
+
+def test_touching_tiles_of_two_colours_are_two_tiles():
+    label = np.full((40, 40), -1, np.int8)
+    _square(label, RED, 14, 20)
+    _square(label, BLUE, 14 + 0.9 * SIDE, 20)  # a side apart, foreshortened
+    assert _count(label) == {"red": 1, "blue": 1}
