@@ -19,11 +19,11 @@ from tracker.evidence import CountEvidence, ObservationError, TableEvidence, mis
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
 from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses, movers
-from tracker.likelihood import Scorer, board_loglik, max_loglik
+from tracker.likelihood import Scorer, board_loglik, max_loglik, region_misfits
 from tracker.moves import Move
 from tracker.record import RecordError
 from tracker.state import COLORED, DEAL, OFFER, WALL_TILING, GameState
-from tracker.table_model import BoardModel, board_model, table_model
+from tracker.table_model import BoardModel, TableModel, board_model, table_model
 from tracker.tiles import COLOUR_NAMES, EMPTY, WALL_SIZE, colored_wall_column
 
 Region = tuple[str, int]
@@ -56,6 +56,18 @@ class TrackerSettings:
     search_interval: float = 0.15  # seconds between searches of the same state while they stay undecided
     depth: int = 3  # moves the camera may have missed
     cube_rest_seconds: float = 1.5  # score cubes move during tiling: judge them only when they have settled
+    # The wall tiling can only end one way per board (or a named wrong space), and the last board's hand may leave
+    # just before the camera stops: a tiled board needs a shorter rest than a move.
+    tiling_rest_seconds: float = 0.15
+    # A commit must fit what vision reads, not only beat the other explanations (the likeliest of many bad
+    # explanations is still a bad one: a move the camera missed, a misread deal): at most this many elements
+    # (slots, floor spaces, tiles) of the regions the moves change may differ from the reading, and at most
+    # `unexplained_misfits` in all the other regions together (what no move changed: vision's misreads).
+    changed_misfits: int = 1
+    unexplained_misfits: int = 2
+    # An illegal explanation is reported only once it has been the clear best this long (a hand's last frames
+    # and a misread can look like a rule broken for a moment).
+    alert_persist_seconds: float = 0.2
 
 
 @dataclass
@@ -78,6 +90,8 @@ class MoveTracker:
     _last_offer_key: tuple = (None, None)
     _last_offer_at: float = float("-inf")
     _last_offer_waiting: str | None = None
+    # The illegal explanation that is the clear best now, and since when (it is reported once it persists).
+    _illegal_seen: tuple[str, str, float] | None = None
 
     @property
     def state(self) -> GameState:
@@ -104,7 +118,8 @@ class MoveTracker:
             if phase == OFFER:
                 done, waiting = self._offer(settled, now)
             elif phase == WALL_TILING:
-                done, waiting = self._wall_tiling(settled, now)
+                tiled, _ = self._settle(evidence, now, self.settings.tiling_rest_seconds, walls=True)
+                done, waiting = self._wall_tiling(tiled, now)
             elif phase == DEAL:
                 done, waiting = self._deal(settled, now)
             else:
@@ -164,7 +179,7 @@ class MoveTracker:
             return False
         if signature != watch.signature:
             watch.signature, watch.since = signature, now
-        return now - watch.since >= rest
+        return now - watch.since >= rest - REST_TOLERANCE
 
     # ---- the factory offer -------------------------------------------------------------------------
     def _offer(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
@@ -207,15 +222,42 @@ class MoveTracker:
         hidden = [r for r in changed_regions(committed_table, best.table) if _is_hidden(evidence, r)]
         if hidden:
             return [], f"waiting for {_region_name(hidden[0])} to be in view and still"
+        unfit = self._misfit(evidence, committed_table, best)
+        if unfit:
+            self._last_offer_key, self._last_offer_at = key, now
+            self._last_offer_waiting = unfit
+            return [], unfit
         if not best.legal:
+            seen = self._illegal_seen
+            if seen is None or seen[:2] != (best.rule, best.reason):
+                self._illegal_seen = seen = (best.rule, best.reason, now)
+            if now - seen[2] < self.settings.alert_persist_seconds - REST_TOLERANCE:
+                return [], f"checking: {best.reason}"
             if self.alert is None or self.alert.rule != best.rule or self.alert.reason != best.reason:
                 self.alert = Alert(best.player, best.rule, best.reason, now)
             return [], None
+        self._illegal_seen = None
         described = best.describe(state)
         for move in best.moves:
             self.game.play(move)
         self.alert = None
         return [described], None
+
+    def _misfit(self, evidence: TableEvidence, committed: TableModel, best: Hypothesis) -> str | None:
+        """Why the best explanation does not fit the view well enough to act on, or None when it does."""
+        misfits = region_misfits(best.table, evidence)
+        changed = changed_regions(committed, best.table)
+        off = sorted(r for r in changed if misfits.get(r, 0))
+        # An alert names a person and a rule: the regions its action changed must look exactly as after it.
+        allowed = self.settings.changed_misfits if best.legal else 0
+        if sum(misfits[r] for r in off) > allowed:
+            return (f"'{best.describe(self.state)}' fits best, but {_region_name(off[0])} does not look as it "
+                    f"would after it")
+        other = sorted(r for r in misfits if r not in changed and misfits[r])
+        if sum(misfits[r] for r in other) > self.settings.unexplained_misfits:
+            return (f"'{best.describe(self.state)}' fits best, but leaves {_region_name(other[0])} unexplained "
+                    f"(a move not seen?)")
+        return None
 
     def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float) -> list[str]:
         """Nothing from the committed state explains this clear view: were the last one or two committed moves
@@ -420,6 +462,9 @@ def _contents(tiles: int) -> list[tuple[int, ...]]:
     return [c for c in itertools.product(range(tiles + 1), repeat=5) if sum(c) == tiles]
 
 
+# Timestamps are often frame counts over a frame rate (1207 / 10 - 1204 / 10 < 0.3): a rest this much short is a
+# whole rest.
+REST_TOLERANCE = 1e-6
 _FOUR = _contents(4)  # what a display holds after a full deal
 DEAL_CONFIDENCE = 0.85  # how sure vision must have been of a display once before its reading makes the deal
 DEAL_LOG_MISS = miss_cost(DEAL_CONFIDENCE)

@@ -78,3 +78,51 @@ class Scorer:
         total += sum(self.factory(j, f) for j, f in enumerate(table.factories))
         total += count_loglik(table.centre, table.centre_marker, self.evidence.centre)
         return total
+
+
+def _argmax(dist: tuple[float, ...]) -> int:
+    return max(range(len(dist)), key=dist.__getitem__)
+
+
+def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
+    """How many pattern-line slots, floor spaces and wall spaces of a predicted board are not what vision reads
+    likeliest there (0 for an occluded board; a wall space without evidence either way never counts)."""
+    if ev.occluded:
+        return 0
+    misses = 0
+    for r, slots in enumerate(board.lines):
+        dists = ev.pattern[r]
+        misses += sum(_argmax(dists[j]) != slot_index(item) for j, item in enumerate(slots))
+    floor = board.floor
+    for k in range(FLOOR_SPACES):
+        misses += _argmax(ev.floor[k]) != slot_index(floor[k] if k < len(floor) else EMPTY)
+    for r, row in enumerate(board.wall):
+        for c, cell in enumerate(row):
+            empty, occupied = ev.wall[r][c]
+            if empty != occupied:
+                misses += (occupied > empty) != (cell != EMPTY)
+    return misses
+
+
+def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence) -> int:
+    """Tiles (and the first-player marker) by which predicted counts differ from the reading."""
+    if ev.occluded:
+        return 0
+    miss = sum(abs(a - b) for a, b in zip(counts, ev.counts))
+    if marker is not None and ev.first_player is not None and marker != ev.first_player:
+        miss += 1
+    return miss
+
+
+def region_misfits(table: TableModel, evidence: TableEvidence) -> dict[tuple[str, int], int]:
+    """Per region in view, how many of its elements the predicted table does not read as vision does."""
+    out: dict[tuple[str, int], int] = {}
+    for i, b in enumerate(table.boards):
+        if not evidence.boards[i].occluded:
+            out[("board", i)] = board_misfits(b, evidence.boards[i])
+    for j, f in enumerate(table.factories):
+        if not evidence.factories[j].occluded:
+            out[("factory", j)] = count_misfits(f, None, evidence.factories[j])
+    if not evidence.centre.occluded:
+        out[("centre", 0)] = count_misfits(table.centre, table.centre_marker, evidence.centre)
+    return out

@@ -174,9 +174,8 @@ ILLEGAL = {
     # Ben plays before Ana.
     "turn": lambda t: (t["boards"][1]["pattern_lines"].__setitem__(3, ["white"] * 4),
                        t["factories"].__setitem__(2, {})),
-    # Ana takes the yellow from display 1 and display 4 at once.
+    # Ana takes the yellow from display 1 and display 4 at once (all 5 fill pattern line 5).
     "two_sources": lambda t: (t["boards"][0]["pattern_lines"].__setitem__(4, ["yellow"] * 5),
-                              t["boards"][0].__setitem__("floor", ["yellow"]),
                               t["factories"].__setitem__(0, {}), t["factories"].__setitem__(3, {}),
                               t["center"].update({"red": 2, "black": 1})),
 }
@@ -473,3 +472,52 @@ def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatc
     assert status == ([], "not sure yet: 'a' or 'b'") and not searches
     committed, _ = tracker._offer(inference.table_evidence(observe(moved)), 1.05 + tracker.settings.search_interval)
     assert searches and committed and game.state == truth  # searched again, and this view decides
+
+
+def test_a_table_at_rest_for_the_rest_time_counts_even_when_timestamps_are_frame_numbers():
+    # 1207 / 10 - 1204 / 10 is a hair under 0.3: a camera's clock in frames must not need a fifth still frame.
+    truth, game, rng = started(seed=2)
+    tracker = MoveTracker(game)
+    frame = 1200
+    for _ in range(3):
+        frame += 1
+        tracker.observe(observe(truth.to_table()), frame / FPS)
+    m = truth.legal_moves()[0]
+    hidden = regions_of(truth, m, truth.current_player)
+    truth.play(m)
+    frame += 1
+    tracker.observe(observe(truth.to_table(), occluded=hidden), frame / FPS)
+    statuses = []
+    for _ in range(4):  # the first frame at rest and three more: 0.3 s
+        frame += 1
+        statuses.append(tracker.observe(observe(truth.to_table()), frame / FPS))
+    assert statuses[-1].committed and game.state == truth
+
+
+def _misread_display_and_a_move_from_it():
+    """The tracker dealt one display with a tile of the wrong colour (vision misread it, surely); the player takes
+    the colour the tracker does not know is there. No legal move from the tracker's state explains the table."""
+    truth = new_game(2)
+    deal = truth.deal_random(random.Random(5))
+    j, colour, other = next((j, c, o) for j, f in enumerate(deal) for c in set(f) if f.count(c) == 1
+                            for o in set(f) if o != c)
+    believed = [list(f) for f in deal]
+    believed[j][believed[j].index(colour)] = other
+    game = Game.new(2)
+    game.deal(believed)
+    m = next(m for m in truth.legal_moves() if m.source == j and m.colour == colour)
+    return truth, game, m
+
+
+def test_a_move_that_fits_only_a_misread_deal_is_not_committed():
+    truth, game, m = _misread_display_and_a_move_from_it()
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    hidden = regions_of(truth, m, truth.current_player)
+    table.frames(3, occluded=hidden)
+    truth.play(m)
+    table.frames(8)
+    # The likeliest legal explanation (another colour from that display) is wrong: nothing is committed, and the
+    # tracker says why it waits.
+    assert not [e for e in game.record.events_in_force() if e["type"] == "move"]
+    assert table.log[-1].waiting and table.log[-1].alert is None
