@@ -17,6 +17,7 @@ than 4 tiles: beyond that, the least full cores are doubts, not tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -103,6 +104,7 @@ class RegionCounter:
         self.sampler = PatchSampler(grid, frame_size)
         self.regions, self.size = grid.shape[0], grid.shape[1]
         self.inside = np.broadcast_to(inside, grid.shape[:3]).copy()
+        self._area = self.inside.sum(axis=(1, 2))  # pixels judged per region
         self.table_lab = table_lab if table_lab is not None else np.zeros((0, 3), np.float32)
         self.allow_marker = allow_marker
         self.tile_side = float(tile_side) if tile_side else self.expected_tile_side
@@ -199,8 +201,10 @@ class RegionCounter:
         if self.empty is not None:
             changed = ~self.empty.unchanged(to_lab(patches, gain)) & self.inside
             label[~changed] = -1
-        clipped = (patches.min(axis=-1) >= GLARE_LEVEL) & self.inside
-        return label, clipped.sum(axis=(1, 2)) / self.inside.sum(axis=(1, 2)), changed
+        # Clipped: every channel at GLARE_LEVEL or above (one OpenCV pass; a numpy min over 3 channels is slow).
+        clipped = cv2.inRange(patches.reshape(1, -1, 3), (GLARE_LEVEL,) * 3, (255,) * 3).reshape(self.inside.shape)
+        clipped = (clipped > 0) & self.inside
+        return label, clipped.sum(axis=(1, 2)) / self._area, changed
 
     def _steady(self, patches: np.ndarray) -> np.ndarray:
         """The regions averaged over the frames they have stayed the same (a video of a still table): sensor
@@ -210,10 +214,14 @@ class RegionCounter:
         if self._mean is None or self._mean.shape != now.shape:
             self._mean = now
             return patches
-        changed = np.mean(np.abs(now - self._mean).max(axis=-1) > STEADY_CHANGE, axis=(1, 2)) > STEADY_SHARE
+        step = now - self._mean
+        # A pixel changed if any channel moved by more than STEADY_CHANGE: all within it is one OpenCV pass.
+        still = cv2.inRange(np.abs(step).reshape(1, -1, 3), (0,) * 3, (STEADY_CHANGE,) * 3).reshape(len(now), -1)
+        changed = (still.shape[1] - np.count_nonzero(still, axis=1)) / still.shape[1] > STEADY_SHARE
+        step *= STEADY_RATE
+        self._mean += step
         self._mean[changed] = now[changed]
-        self._mean[~changed] += STEADY_RATE * (now[~changed] - self._mean[~changed])
-        return np.round(self._mean).astype(np.uint8)
+        return np.rint(self._mean).astype(np.uint8)
 
     def _classes(self) -> int:
         return len(TILE_CLASSES) if self.allow_marker else len(COLOURS)
@@ -239,15 +247,19 @@ class RegionCounter:
         """Every tile in the regions, colour by colour: the place whose core is fullest is a tile if the core is
         FULL; its pixels are then explained (erased) and the next fullest place is tried. `doubts` keeps, per
         region and class, the fullest core that fell short (a tile half hidden, or a big stain)."""
-        side = self.tile_side
-        core, whole = _disc(CORE * side), _disc(0.5 * side)
-        g, pad = self.size, whole.shape[0]
+        core = _disc(CORE * self.tile_side)
+        g, pad = self.size, _disc(0.5 * self.tile_side).shape[0]  # a gap as wide as a tile's inscribed disc
+        classes = self._classes()
         tiles = []
-        self.doubts = np.zeros((self.regions, self._classes()))
-        for c in range(self._classes()):
+        self.doubts = np.zeros((self.regions, classes))
+        # A core cannot be a quarter full with fewer pixels of its colour than that in the whole region (a
+        # margin kept for rounding): such colours need no filter.
+        pixels = np.bincount((np.arange(self.regions)[:, None, None] * (classes + 1) + label + 1).ravel(),
+                             minlength=self.regions * (classes + 1)).reshape(self.regions, classes + 1)[:, 1:]
+        strip = np.zeros((self.regions, g + pad, g), np.float32)
+        for c in np.flatnonzero(pixels.max(axis=0) * core.max() >= 0.9 * (FULL - DOUBT)):
             # First pass over all regions at once (stacked with a gap, so no disc straddles two regions); only
             # regions with a core anywhere near full are then taken apart tile by tile.
-            strip = np.zeros((self.regions, g + pad, g), np.float32)
             strip[:, :g] = label == c
             fill = cv2.filter2D(strip.reshape(-1, g), -1, core, borderType=cv2.BORDER_CONSTANT)
             peak = fill.reshape(strip.shape)[:, :g].max(axis=(1, 2))
@@ -256,14 +268,14 @@ class RegionCounter:
             near = peak >= FULL - DOUBT
             self.doubts[near & (peak < FULL), c] = peak[near & (peak < FULL)]
             for r in np.flatnonzero(peak >= FULL):
-                tiles += self._explain(strip[r, :g].copy(), int(r), c, core, whole, side)
+                tiles += self._explain(strip[r, :g].copy(), int(r), int(c))
         return self._one_tile_per_place(tiles, label)
 
     def _one_tile_per_place(self, tiles: list[Tile], label: np.ndarray) -> list[Tile]:
         """Tiles of two colours found in one place are one tile and its motif (a white tile's dark snowflake
         reads as a black tile at its middle): the one whose colour fills more of the whole tile stays, the other
         is a doubt. Tuning seeds 0-7 at 720p: regions right 296 -> 301 of 320."""
-        disc = _disc(0.5 * self.tile_side) > 0
+        disc = _stamp(0.5 * self.tile_side)
         half = disc.shape[0] // 2
         padded = np.pad(label, ((0, 0), (half, half), (half, half)), constant_values=-1)
 
@@ -280,24 +292,21 @@ class RegionCounter:
                 kept.append(t)
         return kept
 
-    def _explain(self, mask: np.ndarray, r: int, c: int, core: np.ndarray, whole: np.ndarray,
-                 side: float) -> list[Tile]:
-        tiles = []
-        # Among places equally full at the core, the tile's middle is the one whose whole inscribed disc is
-        # fullest: picked off-centre, a tile would leave a crescent to be counted again. One filter scores both.
-        k, o = core.shape[0] // 2, (whole.shape[0] - core.shape[0]) // 2
-        both = whole.copy()
-        both[o:o + core.shape[0], o:o + core.shape[0]] += core
+    def _explain(self, mask: np.ndarray, r: int, c: int) -> list[Tile]:
+        """The tiles of class `c` in region `r`'s (G, G) float mask of that class, fullest first (erases `mask`)."""
+        core, both, erase = _disc(CORE * self.tile_side), _core_and_whole(self.tile_side), _stamp(ERASE * self.tile_side)
+        k, e = core.shape[0] // 2, erase.shape[0] // 2
         # Only the box round this colour's pixels (and a disc's reach beyond) can hold its tiles.
         ys, xs = np.nonzero(mask)
-        pad = whole.shape[0] // 2 + 1
+        pad = both.shape[0] // 2 + 1
         top, left = max(0, ys.min() - pad), max(0, xs.min() - pad)
         box = mask[top:ys.max() + pad + 1, left:xs.max() + pad + 1]
         h, w = box.shape
-        gy, gx = np.ogrid[:h, :w]
+        tiles = []
         while True:
-            score = cv2.filter2D(box, -1, both, borderType=cv2.BORDER_CONSTANT)
-            y, x = np.unravel_index(int(np.argmax(score)), score.shape)
+            # The whole box is filtered again each time: a window's filter rounds differently from the box's and
+            # would break ties between equally full places differently.
+            y, x = divmod(int(np.argmax(cv2.filter2D(box, -1, both, borderType=cv2.BORDER_CONSTANT))), w)
             y0, y1, x0, x1 = max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1)
             best = float(np.sum(box[y0:y1, x0:x1] * core[y0 - y + k:y1 - y + k, x0 - x + k:x1 - x + k]))
             if best < FULL - DOUBT:
@@ -306,7 +315,8 @@ class RegionCounter:
                 tiles.append(Tile(r, c, int(y + top), int(x + left), best))
             else:
                 self.doubts[r, c] = max(self.doubts[r, c], best)
-            box[(gy - y) ** 2 + (gx - x) ** 2 <= (ERASE * side) ** 2] = 0.0
+            y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
+            box[y0:y1, x0:x1][erase[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]] = 0.0
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
@@ -316,12 +326,12 @@ class RegionCounter:
         (its side faces and shadow included): something else is there."""
         if changed is None:
             return np.zeros(self.regions)
-        g = self.size
-        gy, gx = np.ogrid[:g, :g]
-        left = changed.copy()
+        reach = _stamp(TILE_REACH * self.tile_side)
+        k = reach.shape[0] // 2
+        left = np.pad(changed, ((0, 0), (k, k), (k, k)))
         for t in found:
-            left[t.region][(gy - t.y) ** 2 + (gx - t.x) ** 2 <= (TILE_REACH * self.tile_side) ** 2] = False
-        return left.sum(axis=(1, 2)) / self.inside.sum(axis=(1, 2))
+            left[t.region, t.y:t.y + 2 * k + 1, t.x:t.x + 2 * k + 1][reach] = False
+        return left.sum(axis=(1, 2)) / self._area
 
     def count_labels(self, label: np.ndarray, glare: np.ndarray,
                      changed: np.ndarray | None = None) -> list[RegionCount]:
@@ -366,12 +376,26 @@ class EmptyReference:
         strip = np.ascontiguousarray(lab.reshape(n * g, g, 3))
         kernel = np.ones((3, 3), np.uint8)
         tolerance = UNCHANGED_DELTA_E / np.sqrt(3)
-        self.low = (cv2.erode(strip, kernel) - tolerance).reshape(lab.shape)
-        self.high = (cv2.dilate(strip, kernel) + tolerance).reshape(lab.shape)
+        low = cv2.erode(strip, kernel) - tolerance
+        high = cv2.dilate(strip, kernel) + tolerance
+        # As float32 bounds for one OpenCV range test: the nearest float32 inside each bound, so a float32 Lab
+        # passes exactly when it passes the float64 bound.
+        self.low = _float32_at_least(low).reshape(1, -1, 3)
+        self.high = -_float32_at_least(-high).reshape(1, -1, 3)
+        self.shape = lab.shape[:3]
 
     def unchanged(self, lab: np.ndarray) -> np.ndarray:
-        """(N, G, G, 3) Lab -> (N, G, G) bool."""
-        return np.all((lab >= self.low) & (lab <= self.high), axis=-1)
+        """(N, G, G, 3) float32 Lab (as to_lab gives it) -> (N, G, G) bool."""
+        inside = cv2.inRange(np.ascontiguousarray(lab, np.float32).reshape(1, -1, 3), self.low, self.high)
+        return inside.reshape(self.shape) > 0
+
+
+def _float32_at_least(bound: np.ndarray) -> np.ndarray:
+    """The smallest float32 at or above each bound."""
+    out = bound.astype(np.float32)
+    below = out < bound
+    out[below] = np.nextafter(out[below], np.float32(np.inf))
+    return out
 
 
 def ring_mask(size: int, inner: float, outer: float) -> np.ndarray:
@@ -400,18 +424,41 @@ def _print_lut(classes: int) -> np.ndarray:
     return np.where(tile_ll.max(axis=1) > bg_ll, tile_ll.argmax(axis=1), -1).astype(np.int8)
 
 
-def _disc(radius: float) -> np.ndarray:
-    """A filter kernel averaging over a disc."""
-    radius = max(1.0, radius)
+@lru_cache
+def _stamp(radius: float) -> np.ndarray:
+    """(2k+1, 2k+1) bool, read-only: the pixels within `radius` of the middle one."""
     k = int(np.ceil(radius))
     yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
-    disc = ((yy ** 2 + xx ** 2) <= radius ** 2).astype(np.float32)
-    return disc / disc.sum()
+    stamp = (yy ** 2 + xx ** 2) <= radius ** 2
+    stamp.setflags(write=False)
+    return stamp
+
+
+@lru_cache
+def _disc(radius: float) -> np.ndarray:
+    """A filter kernel averaging over a disc (read-only)."""
+    disc = _stamp(max(1.0, radius)).astype(np.float32)
+    disc /= disc.sum()
+    disc.setflags(write=False)
+    return disc
+
+
+@lru_cache
+def _core_and_whole(side: float) -> np.ndarray:
+    """One kernel scoring a place by its core's fill plus its tile's whole inscribed disc's: among places equally
+    full at the core, the tile's middle is the one whose whole disc is fullest (picked off-centre, a tile would
+    leave a crescent to be counted again)."""
+    core, whole = _disc(CORE * side), _disc(0.5 * side)
+    o = (whole.shape[0] - core.shape[0]) // 2
+    both = whole.copy()
+    both[o:o + core.shape[0], o:o + core.shape[0]] += core
+    both.setflags(write=False)
+    return both
 
 
 def _sure(fill: float) -> float:
     """Probability that a core this full is a tile (FULL is even odds)."""
-    return float(np.clip(1.0 / (1.0 + np.exp(-(fill - FULL) / 0.04)), 0.001, 0.999))
+    return min(max(1.0 / (1.0 + float(np.exp(-(fill - FULL) / 0.04))), 0.001), 0.999)
 
 
 def _classify_lab(flat: np.ndarray, model: ColourModel, background: np.ndarray, classes: int) -> np.ndarray:
