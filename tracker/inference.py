@@ -243,19 +243,22 @@ class MoveTracker:
         self.alert = None
         return [described], None
 
-    def _misfit(self, evidence: TableEvidence, committed: TableModel, best: Hypothesis) -> str | None:
-        """Why the best explanation does not fit the view well enough to act on, or None when it does."""
+    def _misfit(self, evidence: TableEvidence, committed: TableModel, best: Hypothesis,
+                state: GameState | None = None) -> str | None:
+        """Why the best explanation (from `state`, the committed one by default) does not fit the view well enough
+        to act on, or None when it does."""
+        state = state or self.state
         misfits = region_misfits(best.table, evidence)
         changed = changed_regions(committed, best.table)
         off = sorted(r for r in changed if misfits.get(r, 0))
         # An alert names a person and a rule: the regions its action changed must look exactly as after it.
         allowed = self.settings.changed_misfits if best.legal else 0
         if sum(misfits[r] for r in off) > allowed:
-            return (f"'{best.describe(self.state)}' fits best, but {_region_name(off[0])} does not look as it "
+            return (f"'{best.describe(state)}' fits best, but {_region_name(off[0])} does not look as it "
                     f"would after it")
         other = sorted(r for r in misfits if r not in changed and misfits[r])
         if sum(misfits[r] for r in other) > self.settings.unexplained_misfits:
-            return (f"'{best.describe(self.state)}' fits best, but leaves {_region_name(other[0])} unexplained "
+            return (f"'{best.describe(state)}' fits best, but leaves {_region_name(other[0])} unexplained "
                     f"(a move not seen?)")
         return None
 
@@ -334,15 +337,23 @@ class MoveTracker:
                                                      f.log_miss <= self._deal_seen[j].log_miss):
                 self._deal_seen[j] = f  # log_miss falls as vision is surer of the count
         unsure = [j for j, f in sorted(self._deal_seen.items()) if f.log_miss > DEAL_LOG_MISS]
+        unseen = [j for j in range(len(state.factories)) if j not in self._deal_seen]
+        if len(unsure) + len(unseen) == 1:
+            # One display was never read clearly while it held its tiles (a hand over it, an unsure reading, then
+            # a player took from it): if it is empty now, the first move says what it held.
+            hidden = (unsure + unseen)[0]
+            readings = [self._deal_seen[j].counts if j in self._deal_seen and j != hidden else (0,) * 5
+                        for j in range(len(state.factories))]
+            seen = sum(sum(c) for c in readings)
+            if seen < expected:
+                done = self._deal_with_hidden_display(evidence, readings, hidden, expected - seen, now)
+                if done:
+                    return done, None
         if unsure and len(self._deal_seen) == len(state.factories):
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         readings = [self._deal_seen[j].counts if j in self._deal_seen else (0,) * 5
                     for j in range(len(state.factories))]
         seen = sum(sum(c) for c in readings)
-        if seen < expected and len(self._deal_seen) == len(state.factories) - 1:
-            done = self._deal_with_hidden_display(evidence, readings, expected - seen, now)
-            if done:
-                return done, None
         if expected == 4 * len(state.factories) and len(self._deal_seen) == len(state.factories) and \
                 any(sum(c) != 4 for c in readings):
             readings, unclear = self._full_displays()
@@ -381,14 +392,13 @@ class MoveTracker:
         return out, None
 
     def _deal_with_hidden_display(
-        self, evidence: TableEvidence, readings: list[tuple[int, ...]], missing: int, now: float
+        self, evidence: TableEvidence, readings: list[tuple[int, ...]], hidden: int, missing: int, now: float
     ) -> list[str]:
         """One display was never seen at rest with its tiles (a hand filled it, a player took from it at once)
         and is now empty: what it held is what the first move(s) took from it plus the leftovers they sent to
         the centre. Try every content it could have held; commit the refill and the moves if one explains the
         table clearly better than every other."""
         state = self.state
-        hidden = next(j for j in range(len(state.factories)) if j not in self._deal_seen)
         if missing > 4 or evidence.factories[hidden].occluded or sum(evidence.factories[hidden].counts):
             return []
         key = ("deal", state.round, _evidence_key(evidence))
@@ -416,6 +426,10 @@ class MoveTracker:
             return []
         if scorer.table(h.table) < max_loglik(evidence) - 1e-9:
             return []  # the best guess still leaves something unexplained: wait for a clearer view
+        dealt = state.copy()
+        dealt.deal(deal)
+        if self._misfit(evidence, table_model(dealt), h, dealt):
+            return []
         self.game.deal(deal)
         described = h.describe(self.state)
         for move in h.moves:

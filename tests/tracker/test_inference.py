@@ -521,3 +521,27 @@ def test_a_move_that_fits_only_a_misread_deal_is_not_committed():
     # tracker says why it waits.
     assert not [e for e in game.record.events_in_force() if e["type"] == "move"]
     assert table.log[-1].waiting and table.log[-1].alert is None
+
+
+def test_a_display_read_only_unsurely_before_it_was_taken_is_dealt_from_the_first_move():
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(23))
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    unsure = copy.deepcopy(truth.to_table())
+    first = unsure["factories"][0]
+    colour = next(iter(first))
+    first[colour] -= 1  # one tile missed...
+    obs = observe(unsure)
+    obs["factories"][0]["confidence"] = 0.6  # ...and vision says it is unsure
+    for _ in range(5):
+        table.t += 1 / FPS
+        table.log.append(tracker.observe(copy.deepcopy(obs), table.t))
+    assert game.state.phase == DEAL and table.log[-1].waiting == "waiting for a clearer view of factory display 1"
+    # The first player takes from display 1 before vision ever reads it clearly.
+    m = next(m for m in truth.legal_moves() if m.source == 0)
+    table.frames(3, occluded=regions_of(truth, m, truth.current_player))
+    truth.play(m)
+    table.frames(6)
+    assert game.state == truth
