@@ -184,9 +184,12 @@ class RegionCounter:
             if self._lut_key != key:
                 self._lut = _print_lut(self._classes())
                 self._lut_key = key
-            lit = patches.astype(np.float32) * (1.0 if gain is None else np.asarray(gain, np.float32))
+            lit = patches.astype(np.float32)
+            if gain is not None:
+                lit *= np.asarray(gain, np.float32)
             lit -= (self.glare * (1 + GLEAM))[:, None, None, None]
-            q = np.clip(lit * self.print_gain[:, None, None, :], 0, 255).astype(np.uint8) >> 3
+            lit *= self.print_gain[:, None, None, :]
+            q = np.clip(lit, 0, 255, out=lit).astype(np.uint8) >> 3
         else:
             step = None if gain is None else np.round(np.asarray(gain) * 25) / 25
             key = (id(model), model.means.tobytes(), None if step is None else tuple(step))
@@ -252,12 +255,10 @@ class RegionCounter:
         classes = self._classes()
         tiles = []
         self.doubts = np.zeros((self.regions, classes))
-        # A core cannot be a quarter full with fewer pixels of its colour than that in the whole region (a
-        # margin kept for rounding): such colours need no filter.
         pixels = np.bincount((np.arange(self.regions)[:, None, None] * (classes + 1) + label + 1).ravel(),
                              minlength=self.regions * (classes + 1)).reshape(self.regions, classes + 1)[:, 1:]
         strip = np.zeros((self.regions, g + pad, g), np.float32)
-        for c in np.flatnonzero(pixels.max(axis=0) * core.max() >= 0.9 * (FULL - DOUBT)):
+        for c in np.flatnonzero(pixels.max(axis=0) >= _doubt_pixels(self.tile_side)):  # the rest: none anywhere
             # First pass over all regions at once (stacked with a gap, so no disc straddles two regions); only
             # regions with a core anywhere near full are then taken apart tile by tile.
             strip[:, :g] = label == c
@@ -276,12 +277,13 @@ class RegionCounter:
         reads as a black tile at its middle): the one whose colour fills more of the whole tile stays, the other
         is a doubt. Tuning seeds 0-7 at 720p: regions right 296 -> 301 of 320."""
         disc = _stamp(0.5 * self.tile_side)
-        half = disc.shape[0] // 2
-        padded = np.pad(label, ((0, 0), (half, half), (half, half)), constant_values=-1)
+        half, area = disc.shape[0] // 2, np.count_nonzero(disc)
+        padded = np.full((self.regions, self.size + 2 * half, self.size + 2 * half), -1, label.dtype)
+        padded[:, half:-half, half:-half] = label
 
         def own_share(t: Tile) -> float:
             window = padded[t.region, t.y:t.y + 2 * half + 1, t.x:t.x + 2 * half + 1]
-            return float(np.mean(window[disc] == t.colour))
+            return np.count_nonzero(window[disc] == t.colour) / area
 
         kept: list[Tile] = []
         for t in sorted(tiles, key=own_share, reverse=True):
@@ -317,6 +319,8 @@ class RegionCounter:
                 self.doubts[r, c] = max(self.doubts[r, c], best)
             y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
             box[y0:y1, x0:x1][erase[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]] = 0.0
+            if np.count_nonzero(box) < _doubt_pixels(self.tile_side):
+                return tiles  # what is left could not even be a doubt: no need to filter again
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
@@ -328,7 +332,8 @@ class RegionCounter:
             return np.zeros(self.regions)
         reach = _stamp(TILE_REACH * self.tile_side)
         k = reach.shape[0] // 2
-        left = np.pad(changed, ((0, 0), (k, k), (k, k)))
+        left = np.zeros((self.regions, self.size + 2 * k, self.size + 2 * k), bool)
+        left[:, k:-k, k:-k] = changed
         for t in found:
             left[t.region, t.y:t.y + 2 * k + 1, t.x:t.x + 2 * k + 1][reach] = False
         return left.sum(axis=(1, 2)) / self._area
@@ -422,6 +427,13 @@ def _print_lut(classes: int) -> np.ndarray:
     d = np.sum((lab[:, None] - shades[None]) ** 2, axis=2) / BACKGROUND_SIGMA ** 2
     bg_ll = -0.5 * d.min(axis=1) - 3 * np.log(BACKGROUND_SIGMA)
     return np.where(tile_ll.max(axis=1) > bg_ll, tile_ll.argmax(axis=1), -1).astype(np.int8)
+
+
+@lru_cache
+def _doubt_pixels(side: float) -> float:
+    """Fewer pixels of a colour than this cannot fill a core to a doubt (FULL - DOUBT) anywhere; with a tenth to
+    spare for the filters' rounding, so a no is certain."""
+    return 0.9 * (FULL - DOUBT) / float(_disc(CORE * side).max())
 
 
 @lru_cache
