@@ -61,6 +61,10 @@ class RingWatcher:
     def sample(self, frame: np.ndarray) -> np.ndarray:
         return self.sampler.sample(frame)
 
+    def record(self, frame: np.ndarray, gain: np.ndarray | None) -> None:
+        """The ring as it looks in this frame becomes its reference (in the setup's light, as `check` compares)."""
+        self.reference_lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
+
     def check(self, frame: np.ndarray, gain: np.ndarray | None) -> OcclusionCheck:
         ring = self.sampler.sample(frame)
         flat = ring.reshape(-1, 3)

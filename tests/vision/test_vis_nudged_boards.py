@@ -36,6 +36,8 @@ def test_a_nudged_board_is_followed_and_read_right():
     score = score_observation(obs, view, frame.occluded)
     assert missed.space_errors > 5
     assert score.space_errors == 0, score.errors
+    # Followed, the board is evidence again: its margin ring, recorded anew at the new pose, says uncovered.
+    assert not obs["boards"][0]["occluded"] and obs["boards"][0]["confidence"] > 0.5
 
 
 def test_a_malformed_board_appearance_is_a_clear_error(plain_table):
