@@ -16,6 +16,7 @@ than 4 tiles: beyond that, the least full cores are doubts, not tiles.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -359,13 +360,13 @@ class RegionCounter:
                 if fills:
                     counts[name] = len(fills)
                 # Each tile's certainty from how clearly its core is full, and the doubt of a near miss.
-                conf[name] = float(np.prod([_sure(f) for f in fills]) * (1.0 - _sure(self.doubts[r, c])))
+                conf[name] = math.prod(_sure(f) for f in fills) * (1.0 - _sure(self.doubts[r, c]))
             marker = max((t.fill for t in mine if t.colour == MARKER_INDEX), default=0.0)
             marker_p = _sure(marker) if self.allow_marker and marker > 0 else 0.0
             # Change that no tile explains is a tile missed or something over the region: less sure of it all
             # (tuning seeds 0-11: regions with more than 8 % unexplained were counted right 8 times in 27).
-            clear = float(np.clip(1.0 - (unexplained[r] - UNEXPLAINED_FREE) / UNEXPLAINED_SPAN, 0.1, 1.0))
-            out.append(RegionCount(counts, clear * float(np.prod(list(conf.values()))), conf, marker_p >= 0.5,
+            clear = min(max(1.0 - float(unexplained[r] - UNEXPLAINED_FREE) / UNEXPLAINED_SPAN, 0.1), 1.0)
+            out.append(RegionCount(counts, clear * math.prod(conf.values()), conf, marker_p >= 0.5,
                                    marker_p, float(glare[r]), float(unexplained[r])))
         return out
 
