@@ -89,6 +89,13 @@ static uint64_t now_us(void) {
     return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000ULL;
 }
 
+/* The device's own clock: a button is held for the device's milliseconds, whatever the host's load (a loaded
+ * machine runs the simulation slower than the wall clock, and an 80 ms press held by the wall clock was too short
+ * for the firmware's debounce). */
+static uint64_t device_us(const harness_t *h) {
+    return (uint64_t)((h->avr->cycle - h->cycle_base) / (FREQ / 1000000));
+}
+
 static double rnd(harness_t *h) { /* xorshift64*: reproducible faults for a given seed */
     h->rng ^= h->rng >> 12;
     h->rng ^= h->rng << 25;
@@ -295,9 +302,10 @@ static void command(harness_t *h, char *line) {
     } else if (!strcmp(verb, "press") && n >= 2 && a >= 0 && a < 2) {
         int btn = (int)a;
         uint64_t hold = (uint64_t)((n >= 3 ? b : 80) * 1000);
+        uint64_t at = device_us(h);
         h->held[btn] = 1;
-        h->bounce_until_us[btn] = t + 4000; /* 4 ms of contact bounce before it settles */
-        h->release_at_us[btn] = t + hold;
+        h->bounce_until_us[btn] = at + 4000; /* 4 ms of contact bounce before it settles */
+        h->release_at_us[btn] = at + hold;
         set_button(h, btn, 1);
     } else if (!strcmp(verb, "fault") && n == 4) {
         h->drop = a;
@@ -336,7 +344,7 @@ static void buttons_step(harness_t *h, uint64_t t) {
     for (int b = 0; b < 2; b++) {
         if (!h->held[b]) continue;
         if (t < h->bounce_until_us[b]) {
-            set_button(h, b, (t / 500) & 1); /* toggles every 0.5 ms while bouncing */
+            set_button(h, b, (t / 1000) & 1); /* toggles every step (1 ms) while bouncing */
         } else if (t >= h->release_at_us[b]) {
             set_button(h, b, 0);
             h->held[b] = 0;
@@ -413,7 +421,7 @@ int main(int argc, char **argv) {
             }
         }
         uint64_t t = now_us();
-        buttons_step(&h, t);
+        buttons_step(&h, device_us(&h));
         uart_feed(&h);
         if (h.master < 0 && h.replug_at_us && t >= h.replug_at_us) {
             h.replug_at_us = 0;
