@@ -545,3 +545,47 @@ def test_a_display_read_only_unsurely_before_it_was_taken_is_dealt_from_the_firs
     truth.play(m)
     table.frames(6)
     assert game.state == truth
+
+
+def _unsure_display_game(flip: bool):
+    """A 2-player deal where vision reads display 2 but never surely (and, with `flip`, one way for half a second,
+    then another); the first player then takes from display 1."""
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(31))
+    tracker = MoveTracker(game)
+    clock = {"t": 0.0, "n": 0}
+
+    def feed(frames: int, occluded=()):
+        status = None
+        for _ in range(frames):
+            clock["t"] += 1 / FPS
+            clock["n"] += 1
+            obs = observe(truth.to_table(), occluded)
+            shown = obs["factories"][1]
+            if flip and clock["n"] // 5 % 2:
+                colour = next(c for c, n in shown["counts"].items() if n)
+                other = next(c for c in COLOUR_NAMES if c != colour)
+                shown["counts"] = {**shown["counts"], colour: shown["counts"][colour] - 1,
+                                   other: shown["counts"].get(other, 0) + 1}
+            shown["confidence"] = 0.6
+            status = tracker.observe(obs, clock["t"])
+        return status
+
+    status = feed(12)
+    assert game.state.phase == DEAL and status.waiting == "waiting for a clearer view of factory display 2"
+    m = next(m for m in truth.legal_moves() if m.source == 0)
+    feed(3, occluded=regions_of(truth, m, truth.current_player))
+    truth.play(m)
+    return truth, game, feed(8)
+
+
+def test_an_unsure_display_read_the_same_every_time_is_dealt_once_play_begins():
+    # Waiting for a surer view once tiles are being taken would stall the round (the demo stalled 30 s).
+    truth, game, _ = _unsure_display_game(flip=False)
+    assert game.state == truth
+
+
+def test_an_unsure_display_read_two_ways_still_waits_once_play_begins():
+    truth, game, status = _unsure_display_game(flip=True)
+    assert game.state.phase == DEAL and "factory display 2" in status.waiting
