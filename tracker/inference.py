@@ -349,21 +349,20 @@ class MoveTracker:
         settled = self._settled_readings(unsure) if expected == 4 * len(state.factories) else {}
         unsure = [j for j in unsure if j not in settled]
         unseen = [j for j in range(len(state.factories)) if j not in self._deal_seen]
+        readings = [settled.get(j, self._deal_seen[j].counts) if j in self._deal_seen else (0,) * 5
+                    for j in range(len(state.factories))]
         if len(unsure) + len(unseen) == 1:
             # One display was never read clearly while it held its tiles (a hand over it, an unsure reading, then
             # a player took from it): if it is empty now, the first move says what it held.
             hidden = (unsure + unseen)[0]
-            readings = [settled.get(j, self._deal_seen[j].counts) if j in self._deal_seen and j != hidden
-                        else (0,) * 5 for j in range(len(state.factories))]
-            seen = sum(sum(c) for c in readings)
+            others = [(0,) * 5 if j == hidden else c for j, c in enumerate(readings)]
+            seen = sum(sum(c) for c in others)
             if seen < expected:
-                done = self._deal_with_hidden_display(evidence, readings, hidden, expected - seen, now)
+                done = self._deal_with_hidden_display(evidence, others, hidden, expected - seen, now)
                 if done:
                     return done, None
         if unsure and len(self._deal_seen) == len(state.factories):
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
-        readings = [settled.get(j, self._deal_seen[j].counts) if j in self._deal_seen else (0,) * 5
-                    for j in range(len(state.factories))]
         seen = sum(sum(c) for c in readings)
         if expected == 4 * len(state.factories) and len(self._deal_seen) == len(state.factories) and \
                 any(sum(c) != 4 for c in readings):

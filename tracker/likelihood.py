@@ -31,12 +31,7 @@ def board_loglik(board: BoardModel, ev: BoardEvidence) -> float:
 
 
 def count_loglik(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence) -> float:
-    if ev.occluded:
-        return 0.0
-    miss = sum(abs(a - b) for a, b in zip(counts, ev.counts))
-    if marker is not None and ev.first_player is not None and marker != ev.first_player:
-        miss += 1
-    return miss * ev.log_miss
+    return count_misfits(counts, marker, ev) * ev.log_miss
 
 
 def max_loglik(evidence: TableEvidence) -> float:
