@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "web_dashboard.commands.bench",
     "web_dashboard.commands.recognize",
     "web_dashboard.commands.markers",
+    "web_dashboard.commands.lens",
     "web_dashboard.commands.replay",
     "web_dashboard.commands.simulate",
     "web_dashboard.commands.display_test",
