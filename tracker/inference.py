@@ -91,7 +91,7 @@ class MoveTracker:
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
     # The last undecided offer evaluation: the same evidence again needs no new search.
-    _last_offer_key: tuple = (None, None)
+    _last_offer_key: tuple = (None, None, None)
     _last_offer_at: float = float("-inf")
     _last_offer_waiting: str | None = None
     # The illegal explanation that is the clear best now, and since when (it is reported once it persists).
@@ -194,11 +194,12 @@ class MoveTracker:
             # The table is exactly as committed (wherever it is in view): nothing to explain.
             self.alert = None
             return [], None
-        key = (len(self.game.record.events), _evidence_key(evidence))
+        key = (len(self.game.record.events), _in_view(evidence), _evidence_key(evidence))
         if key == self._last_offer_key or (
-                key[0] == self._last_offer_key[0] and now - self._last_offer_at < self.settings.search_interval):
-            # The same view, or an undecided search of this state only just done: a camera's noise makes every
-            # frame a new view, and searching each one would cost more than the frame rate allows.
+                key[:2] == self._last_offer_key[:2] and now - self._last_offer_at < self.settings.search_interval):
+            # The same view, or an undecided search of this state with the same regions in view only just done: a
+            # camera's noise makes every frame a new view, and searching each one would cost more than the frame
+            # rate allows. A region coming to rest is news, though: searching it at once saves a frame of latency.
             return [], self._last_offer_waiting
         hypotheses = legal_hypotheses(state, scorer, depth=1)
         best_legal = max(_score(h, scorer) for h in hypotheses)
@@ -531,6 +532,11 @@ def _evidence_key(evidence: TableEvidence) -> tuple:
         tuple(None if f.occluded else (f.counts, f.log_miss) for f in evidence.factories),
         None if evidence.centre.occluded else (evidence.centre.counts, evidence.centre.first_player),
     )
+
+
+def _in_view(evidence: TableEvidence) -> tuple[bool, ...]:
+    return (*(not b.occluded for b in evidence.boards), *(not f.occluded for f in evidence.factories),
+            not evidence.centre.occluded)
 
 
 def _is_hidden(evidence: TableEvidence, region: Region) -> bool:

@@ -465,13 +465,41 @@ def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatc
     truth.play(truth.legal_moves()[0])
     moved = truth.to_table()
     # The last search of this state, 0.05 s ago, could not decide; the camera's next view differs by noise only.
-    tracker._last_offer_key = (len(game.record.events), "an earlier view")
+    view = inference.table_evidence(observe(moved))
+    tracker._last_offer_key = (len(game.record.events), inference._in_view(view), "an earlier view")
     tracker._last_offer_at, tracker._last_offer_waiting = 1.0, "not sure yet: 'a' or 'b'"
     tracker._watch.clear()
-    status = tracker._offer(inference.table_evidence(observe(moved)), 1.05)
+    status = tracker._offer(view, 1.05)
     assert status == ([], "not sure yet: 'a' or 'b'") and not searches
     committed, _ = tracker._offer(inference.table_evidence(observe(moved)), 1.05 + tracker.settings.search_interval)
     assert searches and committed and game.state == truth  # searched again, and this view decides
+
+
+@pytest.mark.parametrize("board_hidden_frames", [3, 4])
+def test_a_board_coming_to_rest_is_searched_at_once_even_just_after_an_undecided_search(board_hidden_frames):
+    # The display and the centre are in view at once, the hand still over the board: every search is undecided
+    # (which line?). The board's first 0.3 s at rest must commit on that frame, not wait out the search interval.
+    truth, game, rng = started(seed=2)
+    tracker = MoveTracker(game)
+    frame = 0
+
+    def view(occluded=()):
+        # A camera's noise: the displays' confidence differs a little on every frame, so every view is new.
+        nonlocal frame
+        frame += 1
+        obs = observe(truth.to_table(), occluded)
+        for display in obs["factories"]:
+            display["confidence"] = 0.95 + 0.001 * (frame % 7)
+        return tracker.observe(obs, frame / FPS)
+
+    for _ in range(4):
+        view()
+    m = next(m for m in truth.legal_moves() if m.source != CENTRE)
+    truth.play(m)
+    for _ in range(board_hidden_frames):
+        view({("board", 1 - truth.current_player)})
+    statuses = [view() for _ in range(4)]  # the first frame at rest and three more: 0.3 s
+    assert [bool(s.committed) for s in statuses] == [False, False, False, True] and game.state == truth
 
 
 def test_a_table_at_rest_for_the_rest_time_counts_even_when_timestamps_are_frame_numbers():
