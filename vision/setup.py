@@ -3,7 +3,8 @@
 At setup the rules fix what is on the table without anyone saying it: every board is empty (score marker on 0),
 every factory display holds exactly 4 tiles, and the centre holds only the first-player marker. From one such
 frame the companion learns, into the profile's `learned` field:
-- per board, the empty-board reference patches and its margin (for occupancy and occlusion);
+- per board, its corners snapped onto the printed squares (calibration/grid.py: written corners are a few
+  pixels off), then the empty-board reference patches and its margin (for occupancy and occlusion);
 - per factory, the area one tile covers on its canonical grid (4 tiles' area / 4) and the ring of table round it;
 - the centre's table colours and its ring;
 - the colour model, re-fitted to the 20-36 factory tiles of this set under this light;
@@ -12,11 +13,15 @@ frame the companion learns, into the profile's `learned` field:
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
 from calibration.colour_model import COLOURS, FIRST_PLAYER, TILE_CLASSES, ColourModel
-from calibration.profile import CalibrationProfile
+from calibration.geometry import Lens
+from calibration.grid import snap_corners
+from calibration.profile import BoardCalibration, CalibrationProfile
 from calibration.reference import BoardReference, encode_image
 from vision.counting import ring_mask
 from vision.light import to_lab
@@ -40,6 +45,7 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     """
     frame = average_frames(frame, "setup")
     size = (frame.shape[1], frame.shape[0])
+    profile = dataclasses.replace(profile, boards=snapped_boards(profile, frame))
     bare = CalibrationProfile(profile.boards, profile.factories, profile.center, profile.image_size or size,
                               profile.variant, profile.camera, {})
     rec = TableRecognizer(bare, size)
@@ -96,6 +102,18 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
         learned[LEARNED_KEY] = appearances
     return CalibrationProfile(profile.boards, profile.factories, profile.center, profile.image_size or size,
                               profile.variant, profile.camera, learned)
+
+
+def snapped_boards(profile: CalibrationProfile, frame: np.ndarray) -> list[BoardCalibration]:
+    """The boards with their corners moved onto the printed grid the empty boards show at setup (a board whose
+    printing cannot be found keeps the corners it was given)."""
+    lens = Lens.from_model(profile.camera)
+    boards = []
+    for board in profile.boards:
+        fit = snap_corners(frame, board.corners, board.effective_layout, lens)
+        corners = tuple((round(float(x), 2), round(float(y), 2)) for x, y in fit.corners) if fit else board.corners
+        boards.append(dataclasses.replace(board, corners=corners))
+    return boards
 
 
 def _board_appearances(profile: CalibrationProfile, frame: np.ndarray) -> list[dict] | None:
