@@ -2,7 +2,8 @@
 
 Each region is resampled once per frame onto a small canonical grid (one remap, maps built per calibration) and
 every pixel is labelled with a tile class (the 5 colours and, in the centre, the first-player marker) or "no tile".
-With the empty table captured at setup, a pixel still as it was then is no tile whatever its colour, and colours
+With the empty table captured at setup, a pixel still as it was then is no tile whatever its colour, nor is one
+that is the empty table in a tile's shadow (on a pale table the shadow looks like the cream marker), and colours
 are read in the light of each display's own cream card (its ring between rosette and rim), less the lamp's
 reflection over it (learned at setup), with the same fixed print-lit model as the boards; without that capture, a colour model fitted at setup and the disc's print as
 background colours stand in. A tile's side faces, its colour darkened, are never a tile.
@@ -33,6 +34,8 @@ FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
 BACKGROUND_SIGMA = 9.0  # spread of the non-tile colours, L*a*b* units
 SIDE_SHADE = np.array([0.55, 0.6, 0.6], np.float32)  # a side face against the top, per L*a*b* channel
 UNCHANGED_DELTA_E = 8.0  # a pixel this close to the empty table's (give or take a pixel's shift) is no tile
+SHADOW_SCALE = (0.6, 0.94)  # a shadow's (L*+16) against the empty table's
+SHADOW_CHROMA = 4.0  # a shadow's a* and b* stray this little from the empty table's, scaled
 STEADY_CHANGE = 30.0  # a channel changed by this much (of 255) changed for real, not by noise
 STEADY_SHARE = 0.01  # a region with more of its pixels changed than this is a new view
 STEADY_RATE = 0.3  # weight of the newest frame in a steady region's average
@@ -175,9 +178,13 @@ class RegionCounter:
         """As classify, through a colour lookup table (32 levels per BGR channel) rebuilt only when the model
         or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame. Also
         each region's share of clipped pixels (glare) and, with the empty table known, what changed since."""
+        return self.classify_patches(self._steady(self.sample(frame)), model, gain)
+
+    def classify_patches(self, patches: np.ndarray, model: ColourModel,
+                         gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """As classify_fast, from the regions' grids as `sample` gives them."""
         # The light's gain wobbles a little frame to frame; steps of 4 % keep the table from being rebuilt each
         # frame (a rebuild costs about two frames) while staying well inside the colour classes' spread.
-        patches = self._steady(self.sample(frame))
         if self.print_gain is not None:
             # In the print's light: each region's own gain (setup light -> print light) times the frame's (this
             # light -> setup light); one fixed table then serves every lamp.
@@ -203,8 +210,9 @@ class RegionCounter:
         label[~self.inside] = -1
         changed = None
         if self.empty is not None:
-            changed = ~self.empty.unchanged(to_lab(patches, gain)) & self.inside
-            label[~changed] = -1
+            lab = to_lab(patches, gain)
+            changed = ~self.empty.unchanged(lab) & self.inside
+            label[~changed | self.empty.shadowed(lab)] = -1
         # Clipped: every channel at GLARE_LEVEL or above (one OpenCV pass; a numpy min over 3 channels is slow).
         clipped = cv2.inRange(patches.reshape(1, -1, 3), (GLARE_LEVEL,) * 3, (255,) * 3).reshape(self.inside.shape)
         clipped = (clipped > 0) & self.inside
@@ -389,11 +397,26 @@ class EmptyReference:
         self.low = _float32_at_least(low).reshape(1, -1, 3)
         self.high = -_float32_at_least(-high).reshape(1, -1, 3)
         self.shape = lab.shape[:3]
+        # For the shadow test: per pixel 1 / (L*+16) and a*, b* per unit of it, flat (contiguous: 5x faster).
+        flat = lab.reshape(-1, 3).astype(np.float32)
+        self.per_lightness = 1.0 / (flat[:, 0] + 16.0)
+        self.chroma = np.ascontiguousarray(flat[:, 1:] * self.per_lightness[:, None])
 
     def unchanged(self, lab: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) float32 Lab (as to_lab gives it) -> (N, G, G) bool."""
         inside = cv2.inRange(np.ascontiguousarray(lab, np.float32).reshape(1, -1, 3), self.low, self.high)
         return inside.reshape(self.shape) > 0
+
+    def shadowed(self, lab: np.ndarray) -> np.ndarray:
+        """(N, G, G, 3) Lab -> (N, G, G) bool: the empty table's colour darkened, as under a tile's cast shadow
+        (less light scales L*+16, a* and b* alike); not so dark that black tiles would be shadows."""
+        flat = lab.reshape(-1, 3)
+        lightness = flat[:, 0] + 16.0
+        scale = lightness * self.per_lightness
+        off = np.abs(flat[:, 1:] - lightness[:, None] * self.chroma)
+        shadow = (off[:, 0] < SHADOW_CHROMA) & (off[:, 1] < SHADOW_CHROMA)
+        shadow &= (scale > SHADOW_SCALE[0]) & (scale < SHADOW_SCALE[1])
+        return shadow.reshape(self.shape)
 
 
 def _float32_at_least(bound: np.ndarray) -> np.ndarray:
