@@ -9,7 +9,8 @@ reflection over it (learned at setup), with the same fixed print-lit model as th
 background colours stand in. A tile's side faces, its colour darkened, are never a tile.
 
 Tiles are then found as shapes, not areas: a tile is a square of known side (from the set's proportions, 0.554 of
-a display's radius), so a tile is a place where a disc well inside it is mostly of one colour. The fullest such
+a display's radius), so a tile is a place where a ring well inside it (its middle, the motif's, left out) is mostly of
+one colour. The fullest such
 place is taken, its tile's pixels are explained away, and the next is tried: touching tiles of one colour are one
 blob but still as many tiles; a motif, a petal, a shadow or an edge never fills a core. A display never holds more
 than 4 tiles: beyond that, the least full cores are doubts, not tiles.
@@ -46,6 +47,7 @@ SHADE_FREE = ("black", "white")
 UNEXPLAINED_FREE, UNEXPLAINED_SPAN = 0.03, 0.07  # unexplained share that costs nothing, and the span to 10 %
 TILE_REACH = 0.95  # what a tile changes round its middle, in tile sides (its corners, side faces and shadow)
 CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any turn, foreshortened too)
+CORE_HOLE = 0.2  # radius of the core's middle left out, in tile sides (the motif)
 FULL = 0.5  # share of a tile's core of one colour that makes it a tile (labels are patchy)
 DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
@@ -259,7 +261,7 @@ class RegionCounter:
         """Every tile in the regions, colour by colour: the place whose core is fullest is a tile if the core is
         FULL; its pixels are then explained (erased) and the next fullest place is tried. `doubts` keeps, per
         region and class, the fullest core that fell short (a tile half hidden, or a big stain)."""
-        core = _disc(CORE * self.tile_side)
+        core = _core(self.tile_side)
         g, pad = self.size, _disc(0.5 * self.tile_side).shape[0]  # a gap as wide as a tile's inscribed disc
         classes = self._classes()
         tiles = []
@@ -305,7 +307,7 @@ class RegionCounter:
 
     def _explain(self, mask: np.ndarray, r: int, c: int) -> list[Tile]:
         """The tiles of class `c` in region `r`'s (G, G) float mask of that class, fullest first (erases `mask`)."""
-        core, both, erase = _disc(CORE * self.tile_side), _core_and_whole(self.tile_side), _stamp(ERASE * self.tile_side)
+        core, both, erase = _core(self.tile_side), _core_and_whole(self.tile_side), _stamp(ERASE * self.tile_side)
         k, e = core.shape[0] // 2, erase.shape[0] // 2
         # Only the box round this colour's pixels (and a disc's reach beyond) can hold its tiles.
         ys, xs = np.nonzero(mask)
@@ -457,7 +459,7 @@ def _print_lut(classes: int) -> np.ndarray:
 def _doubt_pixels(side: float) -> float:
     """Fewer pixels of a colour than this cannot fill a core to a doubt (FULL - DOUBT) anywhere; with a tenth to
     spare for the filters' rounding, so a no is certain."""
-    return 0.9 * (FULL - DOUBT) / float(_disc(CORE * side).max())
+    return 0.9 * (FULL - DOUBT) / float(_core(side).max())
 
 
 @lru_cache
@@ -480,11 +482,24 @@ def _disc(radius: float) -> np.ndarray:
 
 
 @lru_cache
+def _core(side: float) -> np.ndarray:
+    """A filter kernel averaging over a tile's core, a ring: its middle, where the motif lies, is left out (a
+    white tile's dark snowflake there matches the rosette under it and reads as no tile)."""
+    ring = _stamp(max(1.0, CORE * side)).astype(np.float32)
+    hole = _stamp(CORE_HOLE * side)
+    o = (ring.shape[0] - hole.shape[0]) // 2
+    ring[o:o + hole.shape[0], o:o + hole.shape[0]][hole] = 0.0
+    ring /= ring.sum()
+    ring.setflags(write=False)
+    return ring
+
+
+@lru_cache
 def _core_and_whole(side: float) -> np.ndarray:
     """One kernel scoring a place by its core's fill plus its tile's whole inscribed disc's: among places equally
     full at the core, the tile's middle is the one whose whole disc is fullest (picked off-centre, a tile would
     leave a crescent to be counted again)."""
-    core, whole = _disc(CORE * side), _disc(0.5 * side)
+    core, whole = _core(side), _disc(0.5 * side)
     o = (whole.shape[0] - core.shape[0]) // 2
     both = whole.copy()
     both[o:o + core.shape[0], o:o + core.shape[0]] += core

@@ -42,3 +42,10 @@ def test_tile_shadows_on_a_pale_table_are_not_the_first_player_marker(game19):
     # its core (frames 0, 1 and 3 read a marker that was not there).
     for view, obs in game19:
         assert obs["center"]["first_player"] == view["first_player"]
+
+
+def test_white_tiles_with_their_motif_over_the_rosette_are_counted():
+    # Seed 1, frame 3, display 7: two white tiles side by side; their dark snowflakes, in the middle of each
+    # tile, match the blue rosette under them and read as no tile, so the second tile's core fell short.
+    view, obs = bench_game(1)[3]
+    assert counts(obs["factories"][7]) == counts(view["factories"][7]) == counts({"white": 2, "yellow": 1, "red": 1})
