@@ -24,6 +24,9 @@ from vision.light import from_lab, light_gain, print_gains, to_lab
 
 GROUND_OCCLUDED_DELTA_E = 12.0  # median change of a never-covered ground patch that means "something is over it"
 SCORE_DARKENING = 22.0  # L* drop of a score space under the black cube
+SCORE_COVER_DELTA_E = 12.0  # median change of a score space, away from the cube, that means "something is over it"
+SCORE_COVER_SPACES = 3  # that many such spaces flag the board (clean tuning frames: at most 1)
+SCORE_ROW = 20  # scores 1-100 run 20 to a row (BoardLayout.score)
 N_COLOURS = len(COLOURS)
 GLARE_STEPS = np.arange(0.0, 130.0, 10.0, dtype=np.float32)  # additive glare tried per board, 8-bit units
 GLEAM = 0.5  # glossy tiles mirror the lamp more than the print: their extra share of the glare
@@ -91,8 +94,10 @@ class BoardReader:
             # At setup the cube sits on "0": take that space's baseline from the rest of the (cream) track.
             base[0] = np.percentile(base[1:], 75)
             self.score_base = base
+            self.score_ref_lab = to_lab(reference_score)
         else:
             self.score_base = None
+            self.score_ref_lab = None
 
     def _print_gain(self, glare: float) -> np.ndarray:
         """Per-space BGR gains from the setup light, less `glare`, to the light the print was measured under."""
@@ -169,14 +174,15 @@ class BoardReader:
     def _reading(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
                  ground_change: np.ndarray, gain: np.ndarray | None, score: np.ndarray, outside: float) -> BoardReading:
         """The board's reading from its spaces' occupancy and colours."""
-        covered = bool(np.any(ground_change > GROUND_OCCLUDED_DELTA_E))
+        score_lab = to_lab(score, gain)
+        covered = bool(np.any(ground_change > GROUND_OCCLUDED_DELTA_E)) or self._score_covered(score_lab)
         out_of_view = outside > 0.02
         occluded = covered or out_of_view
 
         pattern = self._pattern(occupancy, colour_probs)
         floor = self._floor(occupancy, colour_probs)
         wall = occupancy[self.wall_grid].tolist()
-        marker, marker_conf = self._score(score, gain)
+        marker, marker_conf = self._score(score_lab)
 
         # Confidence of the board: the least certain decision it contains.
         decided = occupancy[self.decided]
@@ -215,8 +221,21 @@ class BoardReader:
         slots = [dict(zip(COLOURS, values), empty=1.0 - p_occ) for values, p_occ in zip(mixed.tolist(), occ.tolist())]
         return [slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)]
 
-    def _score(self, score: np.ndarray, gain: np.ndarray | None) -> tuple[int | None, float]:
-        lum = to_lab(score, gain)[..., 0].reshape(len(score), -1)
+    def _score_covered(self, score_lab: np.ndarray) -> bool:
+        """Is something over the score track? A hand or sleeve over the board's far edge changes a run of track
+        spaces even where its colour is close to the print's (skin over a tan board: 2 of 128 margin-ring points
+        changed at 640x480); the cube changes only its own space and its shadow its neighbours, and space 0 it
+        left at setup."""
+        if self.score_ref_lab is None:
+            return False
+        delta = (score_lab - self.score_ref_lab).reshape(len(score_lab), -1, 3)
+        change = _quantiles(np.einsum("ijk,ijk->ij", delta, delta), (50,))[0]  # squared delta E
+        cube = int(np.argmax(change[1:])) + 1
+        away = np.flatnonzero(change > SCORE_COVER_DELTA_E ** 2)
+        return int(np.sum(~_score_neighbours(cube, away))) >= SCORE_COVER_SPACES
+
+    def _score(self, score_lab: np.ndarray) -> tuple[int | None, float]:
+        lum = score_lab[..., 0].reshape(len(score_lab), -1)
         med = _quantiles(lum, (50,))[0]
         base = self.score_base if self.score_base is not None else np.full(len(med), np.percentile(med, 75))
         dark = base - med
@@ -226,6 +245,13 @@ class BoardReader:
             return None, 0.0
         conf = float(_sigmoid((best - SCORE_DARKENING) / 4.0) * _sigmoid((best - second - 10.0) / 3.0))
         return int(order[-1]), conf
+
+
+def _score_neighbours(cube: int, spaces: np.ndarray) -> np.ndarray:
+    """Which of these score spaces are space 0 or the cube's space or one of its 8 neighbours on the track."""
+    col, row = (spaces - 1) % SCORE_ROW, (spaces - 1) // SCORE_ROW
+    near = (np.abs(col - (cube - 1) % SCORE_ROW) <= 1) & (np.abs(row - (cube - 1) // SCORE_ROW) <= 1)
+    return near | (spaces == 0)
 
 
 def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: list[np.ndarray], model: ColourModel,

@@ -1,0 +1,33 @@
+"""Regions under a hand are flagged even where the hand's colour is close to what it covers (tuning seeds < 10000;
+the bench's held-out views are seeds from 10000)."""
+
+import numpy as np
+
+from vision.recognizer import TableRecognizer
+from vision.setup import learn_setup
+from vision.synthetic.look import Look
+from vision.synthetic.render import Renderer
+from web_dashboard.vision_bench import _random_hands, empty_view, random_view, setup_view, still_frames
+
+
+def bench_frame(seed: int, index: int):
+    """The bench's `index`-th frame with hands for `seed` (run_game's draws, in its order) and its recogniser."""
+    rng = np.random.default_rng([seed, 77])
+    renderer = Renderer(4, "colored", Look.random(seed), seed)
+    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng)),
+                          empty=still_frames(renderer, empty_view(4)))
+    rec = TableRecognizer(profile)
+    for k in range(index + 1):
+        view = random_view(4, rng)
+        frame = renderer.render(renderer.pieces(view, salt=k), hands=_random_hands(renderer, rng))
+    return rec, frame
+
+
+def test_a_hand_over_a_boards_score_track_in_its_own_colour_flags_the_board():
+    # Seed 25 (640x480, a tan board): a pale hand's fingers lie over board 3's score track; its margin ring
+    # changed on 1-3 of 128 points and the board read confidence 1.0.
+    rec, frame = bench_frame(25, 1)
+    assert frame.occluded["boards"][3]
+    board = rec.recognize(frame.image)["boards"][3]
+    assert board["occluded"] and board["flags"]["covered"]
+    assert board["confidence"] <= 0.2
