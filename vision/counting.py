@@ -35,6 +35,9 @@ FACTORY_GRID = 40  # canonical pixels across a factory display's diameter
 BACKGROUND_SIGMA = 9.0  # spread of the non-tile colours, L*a*b* units
 SIDE_SHADE = np.array([0.55, 0.6, 0.6], np.float32)  # a side face against the top, per L*a*b* channel
 UNCHANGED_DELTA_E = 8.0  # a pixel this close to the empty table's (give or take a pixel's shift) is no tile
+# ... but a pixel that reads white only this close: a white tile over some sets' pale blue rosette is within 8 of
+# it, and its middle and motif read as no tile (tuning seeds 0-31 at 720p: white tiles missed 37 -> 17).
+UNCHANGED_WHITE_DELTA_E = 6.0
 SHADOW_SCALE = (0.6, 0.94)  # a shadow's (L*+16) against the empty table's
 SHADOW_CHROMA = 4.0  # a shadow's a* and b* stray this little from the empty table's, scaled
 STEADY_CHANGE = 30.0  # a channel changed by this much (of 255) changed for real, not by noise
@@ -53,6 +56,7 @@ DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
+WHITE = COLOURS.index("white")
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
 
@@ -214,6 +218,7 @@ class RegionCounter:
         if self.empty is not None:
             lab = to_lab(patches, gain)
             changed = ~self.empty.unchanged(lab) & self.inside
+            changed |= (label == WHITE) & ~self.empty.unchanged(lab, white=True)
             label[~changed | self.empty.shadowed(lab)] = -1
         # Clipped: every channel at GLARE_LEVEL or above (one OpenCV pass; a numpy min over 3 channels is slow).
         clipped = cv2.inRange(patches.reshape(1, -1, 3), (GLARE_LEVEL,) * 3, (255,) * 3).reshape(self.inside.shape)
@@ -391,22 +396,27 @@ class EmptyReference:
         n, g = lab.shape[:2]
         strip = np.ascontiguousarray(lab.reshape(n * g, g, 3))
         kernel = np.ones((3, 3), np.uint8)
-        tolerance = UNCHANGED_DELTA_E / np.sqrt(3)
-        low = cv2.erode(strip, kernel) - tolerance
-        high = cv2.dilate(strip, kernel) + tolerance
-        # As float32 bounds for one OpenCV range test: the nearest float32 inside each bound, so a float32 Lab
-        # passes exactly when it passes the float64 bound.
-        self.low = _float32_at_least(low).reshape(1, -1, 3)
-        self.high = -_float32_at_least(-high).reshape(1, -1, 3)
+        self.least, self.most = cv2.erode(strip, kernel), cv2.dilate(strip, kernel)
+        self.bounds = self._bounds(UNCHANGED_DELTA_E)
+        self.white_bounds = self._bounds(UNCHANGED_WHITE_DELTA_E)
         self.shape = lab.shape[:3]
         # For the shadow test: per pixel 1 / (L*+16) and a*, b* per unit of it, flat (contiguous: 5x faster).
         flat = lab.reshape(-1, 3).astype(np.float32)
         self.per_lightness = 1.0 / (flat[:, 0] + 16.0)
         self.chroma = np.ascontiguousarray(flat[:, 1:] * self.per_lightness[:, None])
 
-    def unchanged(self, lab: np.ndarray) -> np.ndarray:
-        """(N, G, G, 3) float32 Lab (as to_lab gives it) -> (N, G, G) bool."""
-        inside = cv2.inRange(np.ascontiguousarray(lab, np.float32).reshape(1, -1, 3), self.low, self.high)
+    def _bounds(self, delta_e: float) -> tuple[np.ndarray, np.ndarray]:
+        # As float32 bounds for one OpenCV range test: the nearest float32 inside each bound, so a float32 Lab
+        # passes exactly when it passes the float64 bound.
+        tolerance = delta_e / np.sqrt(3)
+        low = _float32_at_least(self.least - tolerance).reshape(1, -1, 3)
+        return low, -_float32_at_least(-(self.most + tolerance)).reshape(1, -1, 3)
+
+    def unchanged(self, lab: np.ndarray, white: bool = False) -> np.ndarray:
+        """(N, G, G, 3) float32 Lab (as to_lab gives it) -> (N, G, G) bool; `white`: as close as a pixel that
+        reads white must be."""
+        low, high = self.white_bounds if white else self.bounds
+        inside = cv2.inRange(np.ascontiguousarray(lab, np.float32).reshape(1, -1, 3), low, high)
         return inside.reshape(self.shape) > 0
 
     def shadowed(self, lab: np.ndarray) -> np.ndarray:

@@ -44,8 +44,20 @@ def test_tile_shadows_on_a_pale_table_are_not_the_first_player_marker(game19):
         assert obs["center"]["first_player"] == view["first_player"]
 
 
-def test_white_tiles_with_their_motif_over_the_rosette_are_counted():
+@pytest.fixture(scope="module")
+def game1() -> list[tuple[dict, dict]]:
+    return bench_game(1)
+
+
+def test_white_tiles_with_their_motif_over_the_rosette_are_counted(game1):
     # Seed 1, frame 3, display 7: two white tiles side by side; their dark snowflakes, in the middle of each
     # tile, match the blue rosette under them and read as no tile, so the second tile's core fell short.
-    view, obs = bench_game(1)[3]
+    view, obs = game1[3]
     assert counts(obs["factories"][7]) == counts(view["factories"][7]) == counts({"white": 2, "yellow": 1, "red": 1})
+
+
+def test_white_tiles_close_to_the_rosette_in_colour_are_counted(game1):
+    # Seed 1, frame 1, display 5: two white tiles over the rosette, within 8 of its pale blue: read as the empty
+    # display there, one tile's core fell short.
+    view, obs = game1[1]
+    assert counts(obs["factories"][5]) == counts(view["factories"][5]) == counts({"white": 2})
