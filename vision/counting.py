@@ -53,6 +53,10 @@ CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any tu
 CORE_HOLE = 0.2  # radius of the core's middle left out, in tile sides (the motif)
 FULL = 0.5  # share of a tile's core of one colour that makes it a tile (labels are patchy)
 DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
+# A doubt this full is a tile after all where nothing else explains what changed: at least APART tile sides from
+# every tile found, on a place whose inscribed disc changed (CHANGED_SHARE of it) since the empty table. A tile
+# whose colour reads patchy (black under a blue cast, low resolution) fills its core only so far.
+SURE_DOUBT, APART, CHANGED_SHARE = 0.3, 0.9, 0.9
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
@@ -271,6 +275,7 @@ class RegionCounter:
         classes = self._classes()
         tiles = []
         self.doubts = np.zeros((self.regions, classes))
+        self.doubt_places: list[Tile] = []  # the doubts found place by place (not those of regions left whole)
         pixels = np.bincount((np.arange(self.regions)[:, None, None] * (classes + 1) + label + 1).ravel(),
                              minlength=self.regions * (classes + 1)).reshape(self.regions, classes + 1)[:, 1:]
         strip = np.zeros((self.regions, g + pad, g), np.float32)
@@ -280,11 +285,11 @@ class RegionCounter:
             strip[:, :g] = label == c
             fill = cv2.filter2D(strip.reshape(-1, g), -1, core, borderType=cv2.BORDER_CONSTANT)
             peak = fill.reshape(strip.shape)[:, :g].max(axis=(1, 2))
-            # Where no core is FULL the fullest is only a doubt (a tile half hidden, a big stain): no need to take
-            # the region apart.
+            # Where no core is even a sure doubt the fullest is only a doubt (a tile half hidden, a big stain): no
+            # need to take the region apart.
             near = peak >= FULL - DOUBT
             self.doubts[near & (peak < FULL), c] = peak[near & (peak < FULL)]
-            for r in np.flatnonzero(peak >= FULL):
+            for r in np.flatnonzero(peak >= SURE_DOUBT):
                 tiles += self._explain(strip[r, :g].copy(), int(r), int(c))
         return self._one_tile_per_place(tiles, label)
 
@@ -333,6 +338,7 @@ class RegionCounter:
                 tiles.append(Tile(r, c, int(y + top), int(x + left), best))
             else:
                 self.doubts[r, c] = max(self.doubts[r, c], best)
+                self.doubt_places.append(Tile(r, c, int(y + top), int(x + left), best))
             y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
             box[y0:y1, x0:x1][erase[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]] = 0.0
             if np.count_nonzero(box) < _doubt_pixels(self.tile_side):
@@ -340,6 +346,24 @@ class RegionCounter:
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
+
+    def _sure_doubts(self, found: list[Tile], changed: np.ndarray) -> list[Tile]:
+        """The doubts, fullest first, that are tiles after all (SURE_DOUBT), up to each region's capacity."""
+        disc = _stamp(0.5 * self.tile_side)
+        half = disc.shape[0] // 2
+        padded = np.zeros((self.regions, self.size + 2 * half, self.size + 2 * half), bool)
+        padded[:, half:-half, half:-half] = changed
+        tiles = list(found)
+        for d in sorted(self.doubt_places, key=lambda t: -t.fill):
+            mine = [t for t in tiles if t.region == d.region]
+            if (d.fill < SURE_DOUBT or d.colour >= len(COLOURS)
+                    or sum(t.colour < len(COLOURS) for t in mine) >= self.capacity
+                    or any((t.y - d.y) ** 2 + (t.x - d.x) ** 2 < (APART * self.tile_side) ** 2 for t in mine)):
+                continue
+            window = padded[d.region, d.y:d.y + 2 * half + 1, d.x:d.x + 2 * half + 1]
+            if np.count_nonzero(window[disc]) >= CHANGED_SHARE * np.count_nonzero(disc):
+                tiles.append(d)
+        return tiles[len(found):]
 
     def _unexplained(self, changed: np.ndarray | None, found: list[Tile]) -> np.ndarray:
         """Per region, the share of its pixels that changed since the empty table yet lie beyond every tile found
@@ -359,6 +383,8 @@ class RegionCounter:
         """Counts from per-pixel classes (N, G, G), each region's glare share and what changed there since the
         empty table (None: not known)."""
         found = self.find_tiles(label)
+        if changed is not None:
+            found += self._sure_doubts(found, changed)
         unexplained = self._unexplained(changed, found)
         out = []
         for r in range(self.regions):

@@ -61,3 +61,13 @@ def test_white_tiles_close_to_the_rosette_in_colour_are_counted(game1):
     # display there, one tile's core fell short.
     view, obs = game1[1]
     assert counts(obs["factories"][5]) == counts(view["factories"][5]) == counts({"white": 2})
+
+
+def test_a_black_tile_whose_core_reads_patchy_is_counted_where_nothing_else_explains_the_change():
+    # Seed 7 ("bright" tiles): black tiles under a blue cast read partly as blue side faces, so their cores fill
+    # to a doubt only; nothing else is there, and the displays changed: frame 2's displays 1 and 8, frame 3's 8.
+    game = bench_game(7)
+    for k, j in ((2, 1), (2, 8), (3, 8)):
+        view, obs = game[k]
+        assert counts(obs["factories"][j]) == counts(view["factories"][j])
+        assert view["factories"][j].get("black") == 1
