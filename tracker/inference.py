@@ -178,8 +178,10 @@ class MoveTracker:
     def _at_rest(self, region: Region, signature, occluded: bool, now: float, rest: float) -> bool:
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
         if occluded:
-            # A covered region may have changed underneath: it must be seen at rest again afterwards.
-            watch.signature, watch.since = None, now
+            # A covered region may have changed underneath; if it has, it reads differently afterwards and must be
+            # seen at rest again. If it reads as before, it was at rest all along: vision flags a display covered
+            # for a frame or two every few frames (its glare, a shadow), and waiting 0.3 s without a flag kept a
+            # display from ever counting.
             return False
         if signature != watch.signature:
             watch.signature, watch.since = signature, now

@@ -386,6 +386,19 @@ def test_the_deal_is_read_even_when_play_starts_as_soon_as_the_displays_are_full
     assert any("read from the first move" in c for s in table.log for c in s.committed)
 
 
+def test_a_display_flagged_covered_every_other_frame_but_read_the_same_is_at_rest():
+    # Vision flags a display covered for a frame now and then (its glare, a shadow) though nothing touches it: read
+    # the same before and after, it was at rest all along, and the deal must not wait for 0.3 s without a flag.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(3))
+    table = Table(MoveTracker(game), truth)
+    for _ in range(5):
+        table.frames(1, occluded={("factory", 3)})
+        table.frames(1)
+    assert game.state == truth
+
+
 def _misread_deal(doubted_confidence: float | None):
     """A fresh 2-player deal seen with one tile missing from a display; vision's per-colour confidence given."""
     truth = new_game(2)
