@@ -54,22 +54,28 @@ def movers(state: GameState, moves: tuple[Move, ...]):
 def legal_hypotheses(state: GameState, scorer: Scorer, depth: int = 3, beam: int = 6) -> list[Hypothesis]:
     """No change, every legal move, and the best few continued up to `depth` moves (beam search)."""
     found = [Hypothesis(table_model(state))]
-    frontier: list[tuple[float, GameState, tuple[Move, ...]]] = [(0.0, state, ())]
+    frontier: list[tuple[float, GameState, TableModel, tuple[Move, ...]]] = [(0.0, state, found[0].table, ())]
     for level in range(depth):
         grown = []
-        for _, position, moves in frontier:
+        for _, position, table, moves in frontier:
             if position.phase != OFFER:
                 continue
+            player = position.current_player
             for m in position.legal_moves():
-                after = position.copy()
-                after._apply(m)
-                table = table_model(after)
+                # The table after a legal move is what hands do with it: no rules state needed, except for the
+                # few positions the beam goes on from.
+                after, taken, marker = take(table, m.source, m.colour)
+                after = with_board(after, player, put(table.boards[player], m.line, m.colour, taken, marker))
                 prior = EXTRA_MOVE_PRIOR * level
                 sequence = moves + (m,)
-                found.append(Hypothesis(table, sequence, prior=prior))
-                grown.append((scorer.table(table) + prior, after, sequence))
+                found.append(Hypothesis(after, sequence, prior=prior))
+                grown.append((scorer.table(after) + prior, position, after, sequence))
         grown.sort(key=lambda item: item[0], reverse=True)
-        frontier = grown[:beam]
+        frontier = []
+        for score, position, table, sequence in grown[:beam]:
+            position = position.copy()
+            position._apply(sequence[-1])
+            frontier.append((score, position, table, sequence))
     return found
 
 

@@ -120,3 +120,29 @@ def test_undo_restores_exactly_and_replays(seed, undo_every):
             game.tile_walls(random_columns(rng))
     replayed, problem = Game.from_events(game.record.events)
     assert problem is None and replayed.state == game.state
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4), st.sampled_from([COLORED, GRAY]), st.integers(0, 10**6))
+def test_legal_explanations_predict_the_table_the_rules_reach(players, variant, seed):
+    # The beam search builds tables by moving tiles as hands do; they must be the rules' own tables.
+    from tracker.evidence import table_evidence
+    from tracker.hypotheses import legal_hypotheses
+    from tracker.likelihood import Scorer
+    from tracker.table_model import table_model
+
+    rng = random.Random(seed)
+    game = Game.new(players, variant)
+    game.deal_random(rng)
+    for _ in range(rng.randrange(8)):
+        if game.state.phase != OFFER:
+            break
+        legal = game.state.legal_moves()
+        game.play(legal[rng.randrange(len(legal))])
+    state = game.state
+    scorer = Scorer(table_evidence(state.to_table()))
+    for h in legal_hypotheses(state, scorer, depth=2):
+        reached = state.copy()
+        for m in h.moves:
+            reached.play(m)
+        assert h.table == table_model(reached)
