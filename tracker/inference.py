@@ -69,12 +69,19 @@ class TrackerSettings:
     # An illegal explanation is reported only once it has been the clear best this long (a hand's last frames
     # and a misread can look like a rule broken for a moment).
     alert_persist_seconds: float = 0.2
+    # A display or the centre that no hand has covered for the rest time but that vision reads differently from
+    # frame to frame (a colour it cannot settle on) is unsteady: it is no evidence, and a move that changes it
+    # may still be committed if the rest of the table decides it and the count it predicts there was read in the
+    # last `unsteady_window` seconds.
+    unsteady_window: float = 1.0
 
 
 @dataclass
 class _RegionWatch:
     signature: object = None
     since: float = 0.0
+    uncovered_since: float | None = None  # None while covered
+    lately: dict = field(default_factory=dict)  # reading -> when last read, since the region was last covered
 
 
 @dataclass
@@ -113,16 +120,17 @@ class MoveTracker:
         shape = self._shape_problem(evidence)
         if shape:
             return self._status(now, (), shape, ())
-        settled, occluded = self._settle(evidence, now, self.settings.rest_seconds, walls=self.state.phase != OFFER)
+        settled, occluded, unsteady = self._settle(evidence, now, self.settings.rest_seconds,
+                                                   walls=self.state.phase != OFFER)
         committed: list[str] = []
         waiting = None
         # A round can move on several steps in one view (the last move, then the tiling is already visible).
         for _ in range(4):
             phase = self.state.phase
             if phase == OFFER:
-                done, waiting = self._offer(settled, now)
+                done, waiting = self._offer(settled, now, unsteady)
             elif phase == WALL_TILING:
-                tiled, _ = self._settle(evidence, now, self.settings.tiling_rest_seconds, walls=True)
+                tiled, _, _ = self._settle(evidence, now, self.settings.tiling_rest_seconds, walls=True)
                 done, waiting = self._wall_tiling(tiled, now)
             elif phase == DEAL:
                 done, waiting = self._deal(settled, now)
@@ -147,12 +155,14 @@ class MoveTracker:
     # ---- stability ---------------------------------------------------------------------------------
     def _settle(
         self, evidence: TableEvidence, now: float, rest: float, walls: bool
-    ) -> tuple[TableEvidence, tuple[Region, ...]]:
-        """Evidence with every region that is covered, or changed too recently, turned into no evidence.
+    ) -> tuple[TableEvidence, tuple[Region, ...], frozenset[Region]]:
+        """Evidence with every region that is covered, or changed too recently, turned into no evidence; and
+        which of those are unsteady displays or centre (see TrackerSettings.unsteady_window).
 
         Without `walls` (during the offer, when no wall can change) wall spaces are no evidence at all: a wall
         space vision misreads or flickers on must neither hold a board's moves back nor count against them."""
         hidden: list[Region] = []
+        unsteady: set[Region] = set()
         boards = []
         for i, ev in enumerate(evidence.boards):
             if not walls:
@@ -173,7 +183,12 @@ class MoveTracker:
         if not self._at_rest(("centre", 0), centre.signature, centre.occluded, now, rest) or centre.occluded:
             hidden.append(("centre", 0))
             centre = dataclasses.replace(centre, occluded=True)
-        return TableEvidence(tuple(boards), tuple(factories), centre, now), tuple(hidden)
+        for region in hidden:
+            watch = self._watch[region]
+            if region[0] != "board" and watch.uncovered_since is not None and \
+                    now - watch.uncovered_since >= rest - REST_TOLERANCE:
+                unsteady.add(region)
+        return TableEvidence(tuple(boards), tuple(factories), centre, now), tuple(hidden), frozenset(unsteady)
 
     def _at_rest(self, region: Region, signature, occluded: bool, now: float, rest: float) -> bool:
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
@@ -182,13 +197,22 @@ class MoveTracker:
             # seen at rest again. If it reads as before, it was at rest all along: vision flags a display covered
             # for a frame or two every few frames (its glare, a shadow), and waiting 0.3 s without a flag kept a
             # display from ever counting.
+            watch.uncovered_since = None
+            watch.lately.clear()
             return False
+        if watch.uncovered_since is None:
+            watch.uncovered_since = now
+        watch.lately[signature] = now
+        for reading, when in list(watch.lately.items()):
+            if now - when > self.settings.unsteady_window:
+                del watch.lately[reading]
         if signature != watch.signature:
             watch.signature, watch.since = signature, now
         return now - watch.since >= rest - REST_TOLERANCE
 
     # ---- the factory offer -------------------------------------------------------------------------
-    def _offer(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
+    def _offer(self, evidence: TableEvidence, now: float, unsteady: frozenset[Region] = frozenset()
+               ) -> tuple[list[str], str | None]:
         state = self.state
         scorer = Scorer(evidence)
         committed = table_model(state)
@@ -212,7 +236,7 @@ class MoveTracker:
         best, runner_up = _best_two(hypotheses, scorer)
         committed_table = hypotheses[0].table
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
-            recheck = self._recheck(evidence, scorer, _score(best, scorer))
+            recheck = self._recheck(evidence, scorer, _score(best, scorer), unsteady)
             if recheck:
                 return recheck, None
         if not best.moves and best.legal:
@@ -226,7 +250,8 @@ class MoveTracker:
             self._last_offer_key, self._last_offer_at = key, now
             self._last_offer_waiting = f"not sure yet: '{what}' or '{other}'"
             return [], self._last_offer_waiting
-        hidden = [r for r in changed_regions(committed_table, best.table) if _is_hidden(evidence, r)]
+        hidden = [r for r in changed_regions(committed_table, best.table)
+                  if _is_hidden(evidence, r) and not (best.legal and self._read_lately(r, best.table, unsteady))]
         if hidden:
             return [], f"waiting for {_region_name(hidden[0])} to be in view and still"
         unfit = self._misfit(evidence, committed_table, best)
@@ -269,7 +294,8 @@ class MoveTracker:
                     f"(a move not seen?)")
         return None
 
-    def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float) -> list[str]:
+    def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float, unsteady: frozenset[Region]
+                 ) -> list[str]:
         """Nothing from the committed state explains this clear view: were the last one or two committed moves
         misread? If moves from before them explain everything in view, replace them (a logged correction)."""
         state = self.state
@@ -289,7 +315,8 @@ class MoveTracker:
                 scorer.table(best.table) >= max_loglik(evidence) - 1e-9
                 and _score(best, scorer) - best_now >= self.settings.margin
                 and list(best.moves[:back]) != committed_moves
-                and not any(_is_hidden(evidence, r) for r in changed_regions(table_model(before), best.table))
+                and not any(_is_hidden(evidence, r) and not self._read_lately(r, best.table, unsteady)
+                            for r in changed_regions(table_model(before), best.table))
             ):
                 described = best.describe(before)
                 events = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(before, best.moves)]
@@ -297,6 +324,15 @@ class MoveTracker:
                 self.alert = None
                 return [f"corrected the last {back} move(s): {described}"]
         return []
+
+    def _read_lately(self, region: Region, table: TableModel, unsteady: frozenset[Region]) -> bool:
+        """Whether an unsteady region was read lately as `table` has it (see TrackerSettings.unsteady_window)."""
+        if region not in unsteady:
+            return False
+        kind, index = region
+        counts, marker = (table.factories[index], None) if kind == "factory" else (table.centre, table.centre_marker)
+        return any(c == counts and None in (m, marker) or (c, m) == (counts, marker)
+                   for c, m in self._watch[region].lately)
 
     # ---- wall tiling -------------------------------------------------------------------------------
     def _wall_tiling(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:

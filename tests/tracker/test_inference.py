@@ -399,6 +399,46 @@ def test_a_display_flagged_covered_every_other_frame_but_read_the_same_is_at_res
     assert game.state == truth
 
 
+def _a_move_seen_with_a_flickering_centre(flicker_also_when_right: bool):
+    """A move from a display; afterwards vision reads the centre with a phantom tile on every other frame (and,
+    unless `flicker_also_when_right`, correctly in between), never flagging it covered."""
+    truth, game, rng = started(seed=4)
+    tracker = MoveTracker(game)
+    t = 0.0
+    for _ in range(4):
+        t += 1 / FPS
+        tracker.observe(observe(truth.to_table()), t)
+    m = next(m for m in truth.legal_moves() if m.source != CENTRE and m.line != FLOOR)
+    hidden = regions_of(truth, m, truth.current_player)
+    truth.play(m)
+    for _ in range(3):
+        t += 1 / FPS
+        tracker.observe(observe(truth.to_table(), occluded=hidden), t)
+    statuses = []
+    for k in range(12):
+        seen = truth.to_table()
+        centre = dict(seen["center"])
+        if k % 2 or not flicker_also_when_right:
+            centre["yellow"] = centre.get("yellow", 0) + 1 + k % 3
+        seen["center"] = centre
+        t += 1 / FPS
+        statuses.append(tracker.observe(observe(seen), t))
+    return truth, game, statuses
+
+
+def test_a_move_is_committed_though_vision_cannot_settle_on_the_centre_count():
+    # The centre is in view and no hand is over it, but a phantom tile comes and goes: it never rests. The board
+    # and the display decide the move, and the centre was read as the move leaves it on some frames.
+    truth, game, statuses = _a_move_seen_with_a_flickering_centre(flicker_also_when_right=True)
+    assert game.state == truth
+    assert next(k for k, s in enumerate(statuses) if s.committed) <= 4  # 0.3 s after the board came to rest
+
+
+def test_an_unsteady_centre_never_read_as_the_move_leaves_it_holds_the_move_back():
+    truth, game, statuses = _a_move_seen_with_a_flickering_centre(flicker_also_when_right=False)
+    assert game.state != truth and not any(s.committed for s in statuses)
+
+
 def _misread_deal(doubted_confidence: float | None):
     """A fresh 2-player deal seen with one tile missing from a display; vision's per-colour confidence given."""
     truth = new_game(2)
