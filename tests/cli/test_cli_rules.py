@@ -27,3 +27,18 @@ def test_user_errors_are_one_line_not_a_traceback(tmp_path, capsys):
     assert main(["bench", "rules", "--seconds", "-1"]) == 2
     err = capsys.readouterr().err
     assert "error: --seconds must be positive" in err and "Traceback" not in err
+
+
+def test_soak_bench_refuses_no_hours_and_reads_resident_memory_now(capsys):
+    import numpy as np
+
+    from web_dashboard.soak import resident_mb
+
+    assert main(["bench", "soak", "--hours", "0"]) == 2
+    assert "error: --hours must be positive" in capsys.readouterr().err
+    before = resident_mb()
+    block = np.ones(64 * 2**20, np.uint8)  # touched, so resident
+    during = resident_mb()
+    del block
+    # Resident now, not the high-water mark: it rises with the block and falls once it is freed.
+    assert during - before > 50 and resident_mb() < during - 50

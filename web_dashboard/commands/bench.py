@@ -45,11 +45,20 @@ def bench_pipeline(args: argparse.Namespace) -> dict:
     return pipeline_figures(args.games or 6, verbose=not args.json)
 
 
+def bench_soak(args: argparse.Namespace) -> dict:
+    from web_dashboard.soak import soak_figures
+
+    if args.hours <= 0:
+        raise UserError("--hours must be positive")
+    return soak_figures(args.hours, verbose=not args.json)
+
+
 BENCHES = {
     "rules": (bench_rules, "complete random games per second and legal-move enumeration time"),
     "vision": (bench_vision, "recognition error rates, occlusion recall, ms per 720p/1080p frame"),
     "pipeline": (bench_pipeline, "rendered games through recognition and the move tracker, against the truth"),
     "dashboard": (bench_dashboard, "50 live screens + 100 reads/s: p99, fps"),
+    "soak": (bench_soak, "hours of recorded games replayed through one process: resident memory over time"),
 }
 
 
@@ -59,6 +68,7 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measured loop (default 3)")
     parser.add_argument("--games", type=int, default=None, help="number of games (pipeline bench)")
+    parser.add_argument("--hours", type=float, default=2.0, help="hours of recording to replay (soak bench, default 2)")
     parser.set_defaults(func=run)
 
 
