@@ -97,6 +97,10 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
+    # The wall tiling as last seen per board, while the round's tiling is followed: a board seen tiled stays tiled
+    # while it is covered (hands reach across the table while the others tile).
+    _tiled_round: int = -1
+    _tiled: dict[int, dict] = field(default_factory=dict)
     # The last undecided offer evaluation: the same evidence again needs no new search.
     _last_offer_key: tuple = (None, None, None)
     _last_offer_at: float = float("-inf")
@@ -337,24 +341,34 @@ class MoveTracker:
     # ---- wall tiling -------------------------------------------------------------------------------
     def _wall_tiling(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
         state = self.state
-        columns: dict[tuple[int, int], int] = {}
+        if self._tiled_round != state.round:
+            self._tiled_round, self._tiled = state.round, {}
+        waiting = None
         for player in range(state.players):
             ev = evidence.boards[player]
             if ev.occluded:
-                return [], f"waiting to see {state.names[player]}'s board during wall tiling"
+                if player not in self._tiled:
+                    waiting = waiting or f"waiting to see {state.names[player]}'s board during wall tiling"
+                continue
             options = _tiling_options(state, player, ev)
             scored = sorted(((board_loglik(b, ev) + prior, i) for i, (b, prior, _, _) in enumerate(options)),
                             reverse=True)
             top, i = scored[0]
             board, _, label, detail = options[i]
             second = max((v for v, j in scored[1:] if options[j][2] != label), default=float("-inf"))
-            if top - second < self.settings.margin:
-                return [], f"{state.names[player]} is still tiling"
+            if top - second < self.settings.margin or label not in ("done", "wrong"):
+                self._tiled.pop(player, None)
+                waiting = waiting or f"{state.names[player]} is still tiling"
+                continue
             if label == "wrong":
+                self._tiled.pop(player, None)
                 self.alert = Alert(player, "wrong_wall_space", detail, now)
                 return [], None
-            if label != "done":
-                return [], f"{state.names[player]} is still tiling"
+            self._tiled[player] = detail
+        if waiting:
+            return [], waiting
+        columns: dict[tuple[int, int], int] = {}
+        for detail in self._tiled.values():
             columns.update(detail)
         try:
             reports = self.game.tile_walls(columns)

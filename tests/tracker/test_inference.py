@@ -251,6 +251,25 @@ def test_wrong_wall_space_and_score_cube():
     assert status.score_alerts == ()
 
 
+def test_a_board_seen_tiled_counts_while_a_hand_covers_it_as_the_others_finish():
+    # Ana tiles first and her board is then covered (a hand reaching across) whenever Ben's is seen tiled: the
+    # tiling is committed from each board's last clear view, not only when all are in view at once.
+    truth, game, rng = started(seed=9)
+    table = Table(MoveTracker(game), truth)
+    while truth.phase == OFFER:
+        legal = truth.legal_moves()
+        truth.play(legal[rng.randrange(len(legal))])
+        table.frames(5)
+    assert game.state == truth and truth.phase == WALL_TILING
+    half = truth.to_table()
+    truth.tile_walls()
+    tiled = truth.to_table()
+    half["boards"][0] = tiled["boards"][0]
+    table.frames(5, table=half)
+    status = table.frames(5, occluded={("board", 0)})
+    assert game.state == truth and status.alert is None
+
+
 def test_an_impossible_deal_is_flagged():
     truth, game, rng = started(seed=9)
     table = Table(MoveTracker(game), truth)
