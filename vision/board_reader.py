@@ -35,6 +35,9 @@ GLEAM = 0.5  # glossy tiles mirror the lamp more than the print: their extra sha
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
 DISTINCT_PRINTS = 6.0  # delta E between the wall's diagonals that means "colored side" (nearest pair: ~12)
 MARKER_INDEX = TILE_CLASSES.index("first_player")
+TOP_QUANTILE = 70.0  # a tile's colour: this per-channel quantile of its space's middle, not the median (seen
+# obliquely a tile's top face shifts off its space and its dark side face fills much of the middle: white floor
+# tiles read black; tuning seeds 0-63, 64 of 141 space errors at tilts of 30-45 degrees)
 
 
 @dataclass
@@ -316,7 +319,7 @@ class _Look:
     gains: np.ndarray  # (B, 3) BGR gains to the setup light
     features: np.ndarray  # (B*N, F) occupancy features
     ground_change: np.ndarray  # (B, G)
-    setup_lit: np.ndarray  # (B*N, 3) median BGR of each space's middle in the setup light
+    setup_lit: np.ndarray  # (B*N, 3) BGR of each space's middle (TOP_QUANTILE) in the setup light, for colours
     plain: np.ndarray  # (B*N, 3) its Lab in the print's light, no glare taken off
 
 
@@ -330,14 +333,15 @@ def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     smooth = np.stack([_smooth(m) for m in mains])
     lab = _planes(np.concatenate([to_lab(s, g) for s, g in zip(smooth, gains)]))
     smooth = smooth.reshape(boards * n, *smooth.shape[2:])
-    setup_lit = _middle_median(smooth, readers[0].middle) * np.repeat(gains, n, axis=0)
+    median, top = _middle_quantiles(smooth, readers[0].middle, (50, TOP_QUANTILE))
+    space_gains = np.repeat(gains, n, axis=0)
     feats, ground_change = occupancy_features(lab, stack.ground, stack.ref)
-    plain = to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0))
     # How much like a tile each space's middle looks in the print's light, against the empty print and as it is:
     # a tile is bolder than the print of its own colour.
-    likeness = _tile_likeness(plain)
+    likeness = _tile_likeness(to_lab(np.clip(median * space_gains * stack.print_gain, 0.0, 255.0)))
     features = np.column_stack([feats, likeness - stack.ref_tile_likeness, likeness])
-    return _Look(gains, features, ground_change, setup_lit, plain)
+    setup_lit = top * space_gains
+    return _Look(gains, features, ground_change, setup_lit, to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)))
 
 
 @dataclass(frozen=True)
@@ -484,9 +488,14 @@ def _tile_likeness(lab: np.ndarray) -> np.ndarray:
 
 def _middle_median(patches: np.ndarray, middle: tuple[slice, slice]) -> np.ndarray:
     """(N, C) float32 per-channel median of each patch's middle."""
+    return _middle_quantiles(patches, middle, (50,))[0]
+
+
+def _middle_quantiles(patches: np.ndarray, middle: tuple[slice, slice], qs: tuple[float, ...]) -> list[np.ndarray]:
+    """Per q, (N, C) float32 per-channel quantile of each patch's middle."""
     n, c = len(patches), patches.shape[-1]
     mid = patches[:, middle[0], middle[1]].reshape(n, -1, c).transpose(0, 2, 1).astype(np.float32)
-    return _quantiles(mid.reshape(n * c, -1), (50,))[0].reshape(n, c)
+    return [q.reshape(n, c) for q in _quantiles(mid.reshape(n * c, -1), qs)]
 
 
 def _smooth(patches: np.ndarray) -> np.ndarray:

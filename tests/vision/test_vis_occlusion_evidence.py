@@ -1,5 +1,5 @@
-"""Regions under a hand are flagged even where the hand's colour is close to what it covers (tuning seeds < 10000;
-the bench's held-out views are seeds from 10000)."""
+"""Bench frames once read wrong (tuning seeds < 10000; the bench's held-out views are seeds from 10000): regions
+under a hand whose colour is close to what it covers, boards seen obliquely."""
 
 import numpy as np
 
@@ -11,7 +11,7 @@ from web_dashboard.vision_bench import _random_hands, empty_view, random_view, s
 
 
 def bench_frame(seed: int, index: int, hands: bool = True):
-    """The bench's `index`-th frame for `seed` (run_game's draws, in its order) and its recogniser."""
+    """The bench's `index`-th frame for `seed` (run_game's draws, in its order), its recogniser and its view."""
     rng = np.random.default_rng([seed, 77])
     renderer = Renderer(4, "colored", Look.random(seed), seed)
     profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng)),
@@ -20,13 +20,13 @@ def bench_frame(seed: int, index: int, hands: bool = True):
     for k in range(index + 1):
         view = random_view(4, rng)
         frame = renderer.render(renderer.pieces(view, salt=k), hands=_random_hands(renderer, rng) if hands else ())
-    return rec, frame
+    return rec, frame, view
 
 
 def test_a_hand_over_a_boards_score_track_in_its_own_colour_flags_the_board():
     # Seed 25 (640x480, a tan board): a pale hand's fingers lie over board 3's score track; its margin ring
     # changed on 1-3 of 128 points and the board read confidence 1.0.
-    rec, frame = bench_frame(25, 1)
+    rec, frame, _ = bench_frame(25, 1)
     assert frame.occluded["boards"][3]
     board = rec.recognize(frame.image)["boards"][3]
     assert board["occluded"] and board["flags"]["covered"]
@@ -36,7 +36,15 @@ def test_a_hand_over_a_boards_score_track_in_its_own_colour_flags_the_board():
 def test_a_tiles_side_face_over_one_ground_patch_does_not_flag_the_board():
     # Seed 16 (a board seen obliquely, no hand): the side face of a tile next to the arrow column changed that
     # ground patch by 14 delta E, every other ground patch by under 12, its margin ring not at all.
-    rec, frame = bench_frame(16, 3, hands=False)
+    rec, frame, _ = bench_frame(16, 3, hands=False)
     assert not frame.occluded["boards"][0]
     board = rec.recognize(frame.image)["boards"][0]
     assert not board["occluded"]
+
+
+def test_white_floor_tiles_seen_obliquely_read_white():
+    # Seed 60 (camera tilted 45 degrees, light-blue "white" tiles): the side faces of board 2's first two floor
+    # tiles filled the middle of their spaces and they read black.
+    rec, frame, view = bench_frame(60, 0, hands=False)
+    assert view["boards"][2]["floor"][:2] == ["white", "white"]
+    assert rec.recognize(frame.image)["boards"][2]["floor"][:2] == ["white", "white"]
