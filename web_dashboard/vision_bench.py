@@ -166,8 +166,6 @@ def score_observation(obs: dict, truth: dict, occluded: dict, confident: float =
 def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int] | None = (1280, 720),
              hands: bool = False, variant: str = "colored", look_overrides: dict | None = None):
     """Render one game's setup frame and `frames` random views; calibrate on setup; score. -> (Score, timings)."""
-    from vision.recognizer import TableRecognizer
-    from vision.setup import learn_setup
     from vision.synthetic.look import Look
     from vision.synthetic.render import Renderer
 
@@ -175,10 +173,7 @@ def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int]
     width, height = size if size else (None, None)
     look = Look.random(seed, width, height, **(look_overrides or {}))
     renderer = Renderer(players, variant, look, seed)
-    profile = renderer.calibration()
-    profile = learn_setup(profile, still_frames(renderer, setup_view(players, rng)),
-                          empty=still_frames(renderer, empty_view(players)))
-    rec = TableRecognizer(profile)
+    rec = calibrated_recognizer(renderer, players, rng)
     total = Score()
     times = []
     for k in range(frames):
@@ -191,6 +186,17 @@ def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int]
         times.append(time.perf_counter() - t0)
         total.add(score_observation(obs, view, frame.occluded))
     return total, times
+
+
+def calibrated_recognizer(renderer, players: int, rng: np.random.Generator):
+    """A recogniser for the rendered table, set up as a person does: the calibration they would write, learned
+    on the still table at setup (`rng` deals it) and on the bare table before."""
+    from vision.recognizer import TableRecognizer
+    from vision.setup import learn_setup
+
+    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(players, rng)),
+                          empty=still_frames(renderer, empty_view(players)))
+    return TableRecognizer(profile)
 
 
 def still_frames(renderer, view: dict, count: int = SETUP_FRAMES) -> list:

@@ -75,6 +75,14 @@ def started(players=2, variant="colored", seed=1):
     return truth, game, rng
 
 
+def play_the_offer(truth, table, rng) -> None:
+    """Random legal moves until the factory offer ends, each seen for 5 frames at rest."""
+    while truth.phase == OFFER:
+        legal = truth.legal_moves()
+        truth.play(legal[rng.randrange(len(legal))])
+        table.frames(5)
+
+
 def test_a_move_is_committed_after_the_hand_leaves_and_the_table_rests():
     truth, game, rng = started()
     table = Table(MoveTracker(game), truth)
@@ -221,10 +229,7 @@ def test_wrong_wall_space_and_score_cube():
     game.deal(deal)
     tracker = MoveTracker(game)
     table = Table(tracker, truth)
-    while truth.phase == OFFER:
-        legal = truth.legal_moves()
-        truth.play(legal[rng.randrange(len(legal))])
-        table.frames(5)
+    play_the_offer(truth, table, rng)
     assert game.state == truth and truth.phase == WALL_TILING
     board = truth.boards[0]
     row = next((r for r in range(5) if board.pattern_count[r] == r + 1), None)
@@ -256,10 +261,7 @@ def test_a_board_seen_tiled_counts_while_a_hand_covers_it_as_the_others_finish()
     # tiling is committed from each board's last clear view, not only when all are in view at once.
     truth, game, rng = started(seed=9)
     table = Table(MoveTracker(game), truth)
-    while truth.phase == OFFER:
-        legal = truth.legal_moves()
-        truth.play(legal[rng.randrange(len(legal))])
-        table.frames(5)
+    play_the_offer(truth, table, rng)
     assert game.state == truth and truth.phase == WALL_TILING
     half = truth.to_table()
     truth.tile_walls()
@@ -273,10 +275,7 @@ def test_a_board_seen_tiled_counts_while_a_hand_covers_it_as_the_others_finish()
 def test_an_impossible_deal_is_flagged():
     truth, game, rng = started(seed=9)
     table = Table(MoveTracker(game), truth)
-    while truth.phase == OFFER:
-        legal = truth.legal_moves()
-        truth.play(legal[rng.randrange(len(legal))])
-        table.frames(5)
+    play_the_offer(truth, table, rng)
     truth.tile_walls()
     table.frames(5)
     assert game.state.phase == DEAL

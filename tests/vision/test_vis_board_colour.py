@@ -13,7 +13,14 @@ from vision.recognizer import TableRecognizer
 from vision.setup import learn_setup
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
-from web_dashboard.vision_bench import empty_view, random_view, score_observation, setup_view, still_frames
+from web_dashboard.vision_bench import (
+    calibrated_recognizer,
+    empty_view,
+    random_view,
+    score_observation,
+    setup_view,
+    still_frames,
+)
 
 
 def test_print_gains_undo_a_coloured_light_that_falls_off_across_the_board():
@@ -36,9 +43,7 @@ def _line_and_floor_errors(seed: int, look: Look, frames: int = 2) -> list:
     """Pattern-line and floor errors of a rendered 4-player table calibrated on its own setup frames."""
     renderer = Renderer(4, "colored", look, seed)
     rng = np.random.default_rng([seed, 5])
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng)),
-                          empty=still_frames(renderer, empty_view(4)))
-    rec = TableRecognizer(profile)
+    rec = calibrated_recognizer(renderer, 4, rng)
     errors = []
     for k in range(frames):
         view = random_view(4, rng)

@@ -3,11 +3,9 @@
 import numpy as np
 import pytest
 
-from vision.recognizer import TableRecognizer
-from vision.setup import learn_setup
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
-from web_dashboard.vision_bench import empty_view, random_view, setup_view, still_frames
+from web_dashboard.vision_bench import calibrated_recognizer, random_view
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 
@@ -16,9 +14,7 @@ def bench_game(seed: int, frames: int = 4) -> list[tuple[dict, dict]]:
     """(truth, observation) per frame, exactly as `run_game(seed, 4, frames, size=None)` renders and reads them."""
     rng = np.random.default_rng([seed, 77])
     renderer = Renderer(4, "colored", Look.random(seed, None, None), seed)
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng)),
-                          empty=still_frames(renderer, empty_view(4)))
-    rec = TableRecognizer(profile)
+    rec = calibrated_recognizer(renderer, 4, rng)
     out = []
     for k in range(frames):
         view = random_view(4, rng)
