@@ -37,7 +37,7 @@ class GridFit:
     shift_px: float  # how far the furthest corner moved, image pixels
 
 
-def _squares(layout: BoardLayout) -> list[tuple[float, float, float]]:
+def printed_squares(layout: BoardLayout) -> list[tuple[float, float, float]]:
     """Every printed square of the empty board that a tile goes on: (u, v, side) in board fractions."""
     out = [(*layout.wall(r, c), layout.space) for r in range(5) for c in range(5)]
     out += [(*layout.pattern_line(r, j), layout.space) for r in range(5) for j in range(r + 1)]
@@ -67,14 +67,15 @@ def _outline_kernel(side_px: float) -> np.ndarray:
 
 def _responses(edges: np.ndarray, layout: BoardLayout) -> dict[float, np.ndarray]:
     """Per size of square, how much each rectified pixel looks like the middle of a printed square's outline."""
-    return {side: cv2.filter2D(edges, -1, _outline_kernel(side * SIZE)) for side in {q[2] for q in _squares(layout)}}
+    sides = {side for _, _, side in printed_squares(layout)}
+    return {side: cv2.filter2D(edges, -1, _outline_kernel(side * SIZE)) for side in sides}
 
 
 def _find_squares(responses: dict[float, np.ndarray], layout: BoardLayout) -> tuple[np.ndarray, np.ndarray]:
     """(expected, found) square centres in rectified pixels, for the squares with one clear best place."""
     reach = int(round(REACH * SIZE))
     expected, found = [], []
-    for u, v, side in _squares(layout):
+    for u, v, side in printed_squares(layout):
         x, y = u * SIZE - 0.5, v * SIZE - 0.5
         x0, y0 = int(round(x)) - reach, int(round(y)) - reach
         if x0 < 0 or y0 < 0 or x0 + 2 * reach >= SIZE or y0 + 2 * reach >= SIZE:
@@ -105,7 +106,7 @@ def _sample(image: np.ndarray, xy: np.ndarray) -> np.ndarray:
 def _polish(corners: np.ndarray, responses: dict[float, np.ndarray], layout: BoardLayout) -> np.ndarray:
     """The rectified board corners moved (pattern search, steps from 1 down to 1/8 pixel) to where every
     square's outline answers most, all squares together: one square's stray peak cannot pull the grid."""
-    squares = _squares(layout)
+    squares = printed_squares(layout)
     centres = np.array([(u, v) for u, v, _ in squares]) * SIZE - 0.5
     groups = [(responses[side], np.array([q[2] == side for q in squares])) for side in responses]
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64) * SIZE - 0.5

@@ -12,11 +12,14 @@ import random
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import browser, served, shot  # noqa: E402
 
+from calibration.geometry import BoardGeometry  # noqa: E402
+from calibration.grid import printed_squares  # noqa: E402
 from calibration.profile import load  # noqa: E402
 from tracker.state import DEAL, OFFER, OVER  # noqa: E402
 from web_dashboard.runtime import players_demo_runtime, vision_demo_runtime  # noqa: E402
@@ -173,11 +176,14 @@ def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
     assert "with the setup learned" in saved or "setup was not learned" in saved
     profile = load(runtime.wizard.profile_path)
     assert profile.players == 4 and len(profile.factories) == 9
-    # The clicks landed where they were aimed (to within the page's pixel scale and rounding).
+    # The clicks landed where they were aimed (to within the page's pixel scale and rounding), and setup only
+    # snapped the corners onto the print: the printed squares are where the aimed corners put them (the snap
+    # fits the print to about half a pixel on average, up to ~2 px at a board's far squares).
     tolerance = 1.5 * width / box["width"]
     for board, aimed in zip(profile.boards, truth.boards):
-        for got, want in zip(board.corners, aimed.corners):
-            assert abs(got[0] - want[0]) <= tolerance and abs(got[1] - want[1]) <= tolerance
+        squares = np.array([(u, v) for u, v, _ in printed_squares(aimed.effective_layout)])
+        off = np.abs(BoardGeometry(board.corners).to_image(squares) - BoardGeometry(aimed.corners).to_image(squares))
+        assert off.mean() <= tolerance and off.max() <= 2 * tolerance, (off.mean(), off.max())
     for image in ("setup_image", "empty_image"):  # both captures are kept beside the profile
         assert (runtime.wizard.profile_path.parent / profile.learned[image]).exists()
     assert runtime.camera.overlay is not None  # the camera view now shows the saved calibration

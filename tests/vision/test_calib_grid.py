@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import BoardGeometry
-from calibration.grid import _squares, snap_corners
+from calibration.grid import printed_squares, snap_corners
 from vision.setup import average_frames, learn_setup
 
 # A person's corners: each off by 3-5 pixels on a board about 150 pixels wide (a careless click, a rounded corner).
@@ -17,7 +17,7 @@ CLICK_ERRORS = np.array([[4.0, -3.0], [-3.5, -4.0], [3.0, 4.5], [-4.5, 3.0]])
 
 def _square_error(corners, true_corners, layout) -> np.ndarray:
     """How far each printed square's centre is from where `corners` put it, image pixels."""
-    centres = np.array([(u, v) for u, v, _ in _squares(layout)])
+    centres = np.array([(u, v) for u, v, _ in printed_squares(layout)])
     return np.linalg.norm(BoardGeometry(corners).to_image(centres) - BoardGeometry(true_corners).to_image(centres),
                           axis=1)
 
