@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.geometry import BoardGeometry, Lens
+from calibration.geometry import UNIT_SQUARE, BoardGeometry, Lens
 from calibration.profile import BoardLayout
 
 SIZE = 320  # rectified board, pixels: a space is 23 pixels, enough for its outline at any camera resolution
@@ -27,6 +27,7 @@ MIN_SQUARES = 20  # of 47: fewer found squares do not pin down 8 corner coordina
 # A board's own print (shading, bevels) puts the found squares up to ~0.004 board sides off the layout even at
 # the true corners; only a larger median offset is a real error of the corners.
 ON_GRID = 0.006
+CORNERS_PX = UNIT_SQUARE * SIZE - 0.5  # the board's corners, rectified pixels (pixel i is board fraction (i + 0.5) / SIZE)
 PASSES = 2  # the second pass starts close, where the rectified squares are square again
 
 
@@ -34,7 +35,6 @@ PASSES = 2  # the second pass starts close, where the rectified squares are squa
 class GridFit:
     corners: np.ndarray  # (4, 2) image pixels, TL TR BR BL as the board is read
     squares: int  # printed squares that agree with the fitted grid
-    shift_px: float  # how far the furthest corner moved, image pixels
 
 
 def printed_squares(layout: BoardLayout) -> list[tuple[float, float, float]]:
@@ -109,10 +109,9 @@ def _polish(corners: np.ndarray, responses: dict[float, np.ndarray], layout: Boa
     squares = printed_squares(layout)
     centres = np.array([(u, v) for u, v, _ in squares]) * SIZE - 0.5
     groups = [(responses[side], np.array([q[2] == side for q in squares])) for side in responses]
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64) * SIZE - 0.5
 
     def fit(c: np.ndarray) -> float:
-        h = cv2.getPerspectiveTransform(unit.astype(np.float32), c.astype(np.float32))
+        h = cv2.getPerspectiveTransform(CORNERS_PX.astype(np.float32), c.astype(np.float32))
         at = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), h).reshape(-1, 2)
         return float(sum(_sample(response, at[mask]).sum() for response, mask in groups))
 
@@ -151,18 +150,17 @@ def snap_corners(frame: np.ndarray, corners, layout: BoardLayout, lens: Lens | N
         expected, found = _find_squares(responses, layout)
         if len(found) < MIN_SQUARES:
             return None
+        if k == 0 and np.median(np.linalg.norm(found - expected, axis=1)) < ON_GRID * SIZE:
+            return None  # the given corners already put the squares on the printing
         # The correction maps where a square should be to where it was found, in this pass's rectified board.
         correction, inliers = cv2.findHomography(expected, found, cv2.RANSAC, RANSAC_PX)
         if correction is None or int(inliers.sum()) < MIN_SQUARES:
             return None
         squares = int(inliers.sum())
-        if k == 0 and np.median(np.linalg.norm(found - expected, axis=1)) < ON_GRID * SIZE:
-            return None  # the given corners already put the squares on the printing
-        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64) * SIZE - 0.5
-        moved = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), correction).reshape(4, 2)
+        moved = cv2.perspectiveTransform(CORNERS_PX.reshape(-1, 1, 2), correction).reshape(4, 2)
         current = geometry.to_image((_polish(moved, responses, layout) + 0.5) / SIZE)
     shift = float(np.linalg.norm(current - start, axis=1).max())
     side = BoardGeometry(start, lens).pixels_per_unit()
     if shift > 2 * REACH * side:  # further than a square could have been found: a fit to something else
         return None
-    return GridFit(current, squares, shift)
+    return GridFit(current, squares)
