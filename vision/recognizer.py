@@ -89,8 +89,7 @@ class _Board:
         if self.ring.reference_lab is None:
             return True
         if self.slack is None:
-            side = float(np.mean(np.linalg.norm(self.geometry.corners - np.roll(self.geometry.corners, 1, axis=0),
-                                                axis=1)))
+            side = self.geometry.pixels_per_unit()
             grids = [board_ring_grid(self.geometry, inset=BOARD_RING_INSET + px / side) for px in MOVED_RING_SLACK]
             self.slack = PatchSampler(np.concatenate(grids, axis=1), frame_size)
         lab = to_lab(self.slack.sample(frame)[0], gain)  # (slack, points, 3)
