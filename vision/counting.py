@@ -188,11 +188,7 @@ class RegionCounter:
         """As classify, through a colour lookup table (32 levels per BGR channel) rebuilt only when the model
         or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame. Also
         each region's share of clipped pixels (glare) and, with the empty table known, what changed since."""
-        return self.classify_patches(self._steady(self.sample(frame)), model, gain)
-
-    def classify_patches(self, patches: np.ndarray, model: ColourModel,
-                         gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-        """As classify_fast, from the regions' grids as `sample` gives them."""
+        patches = self._steady(self.sample(frame))
         # The light's gain wobbles a little frame to frame; steps of 4 % keep the table from being rebuilt each
         # frame (a rebuild costs about two frames) while staying well inside the colour classes' spread.
         if self.print_gain is not None:
