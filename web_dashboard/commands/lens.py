@@ -41,14 +41,14 @@ def run(args: argparse.Namespace) -> int:
 
     from calibration.lens import LensError, calibrate_lens
     from calibration.profile import CalibrationError, load, save
-    from web_dashboard.commands.recognize import _read_image
+    from web_dashboard.commands.recognize import read_image
 
     try:
         profile = load(args.calibration)
     except CalibrationError as err:
         raise UserError(str(err)) from None
     corners = _inner_corners(args.inner_corners)
-    photos = [_read_image(path) for path in args.photos]
+    photos = [read_image(path) for path in args.photos]
     try:
         result = calibrate_lens(photos, args.pattern, corners)
     except LensError as err:

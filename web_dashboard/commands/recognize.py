@@ -29,7 +29,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _read_image(path: str):
+def read_image(path: str):
     import cv2
 
     if not Path(path).is_file():
@@ -42,7 +42,7 @@ def _read_image(path: str):
 
 def _same_size(path: str, image_path: str, size: tuple[int, int]):
     """The image at `path`, refused unless it is the size of the photograph being read (one camera, one mode)."""
-    image = _read_image(path)
+    image = read_image(path)
     if (image.shape[1], image.shape[0]) != size:
         raise UserError(f"{path} is {image.shape[1]}x{image.shape[0]} but {image_path} is {size[0]}x{size[1]}: "
                         "both must come from the same camera at the same resolution")
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(err)) from None
     if args.empty and not args.setup:
         raise UserError("--empty needs --setup: the bare table is learned together with the table at setup")
-    image = _read_image(args.image)
+    image = read_image(args.image)
     size = (image.shape[1], image.shape[0])
     if profile.image_size is not None and tuple(profile.image_size) != size:
         raise UserError(
