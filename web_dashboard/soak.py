@@ -41,14 +41,13 @@ def resident_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _record(folder: Path, seed: int) -> tuple[Path, list[float], object, list[dict], dict[int, str]]:
+def _record(folder: Path, seed: int) -> tuple[list[float], object, list[dict], dict[int, str]]:
     """Render the game into `folder` as JPEG frames; their times, the written calibration, the true log, the
     capture presses (frame index -> what)."""
     from web_dashboard.capture import simulated_press
     from web_dashboard.rendered import demo_look
 
     animation = GameAnimation(SOAK_PLAYERS, seed, "colored", look=demo_look().with_size(1280, 720), pace=BENCH_PACE)
-
     times, presses = [], {}
     for frame in animation.frames():
         press = simulated_press(animation, frame)
@@ -57,7 +56,7 @@ def _record(folder: Path, seed: int) -> tuple[Path, list[float], object, list[di
         if not cv2.imwrite(str(folder / f"{len(times):06d}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]):
             raise RuntimeError(f"could not write the soak's frames in {folder}")
         times.append(frame.time)
-    return folder, times, animation.renderer.calibration(), animation.log, presses
+    return times, animation.renderer.calibration(), animation.log, presses
 
 
 def _frames(folder: Path, times: list[float], offset: float):
@@ -71,7 +70,8 @@ def soak_figures(hours: float, verbose: bool = False) -> dict:
     from web_dashboard.capture import SetupCapture
 
     with tempfile.TemporaryDirectory(prefix="azul-soak-") as tmp:
-        path, times, profile, log, presses = _record(Path(tmp), SOAK_SEED)
+        path = Path(tmp)
+        times, profile, log, presses = _record(path, SOAK_SEED)
         truth = _true_moves(log)
         start_player = log[0]["start_player"]
         recognize = None
@@ -82,7 +82,7 @@ def soak_figures(hours: float, verbose: bool = False) -> dict:
 
         capture = SetupCapture(profile, on_ready=ready)
         length = times[-1] + 1.0  # each replay starts a second after the last ended
-        offset, games, exact, frames, seconds = 0.0, 0, 0, 0, 0.0
+        offset, exact, frames, seconds = 0.0, 0, 0, 0.0
         committed: list[int] = []  # moves committed, per game
         samples: list[tuple[float, float]] = []  # (hours of recording read, resident MB)
         setup_index = None  # the frame where the setup was learned: each game is tracked from there
@@ -106,19 +106,18 @@ def soak_figures(hours: float, verbose: bool = False) -> dict:
             seconds += time.perf_counter() - begin
             if tracker is None:
                 raise RuntimeError("the soak game's setup was never learned")
-            games += 1
             moves = _true_moves(tracker.game.record.events_in_force())
             exact += moves == truth
             committed.append(len(moves))
             offset += length
             samples.append((offset / 3600, resident_mb()))
             if verbose:
-                print(f"game {games}: {committed[-1]}/{len(truth)} moves, {offset / 3600:.2f} h read, "
+                print(f"game {len(committed)}: {committed[-1]}/{len(truth)} moves, {offset / 3600:.2f} h read, "
                       f"resident {samples[-1][1]:.1f} MB", flush=True)
     settled = samples[1:] or samples  # the first game also holds setup's one-off allocations
     return {
         "hours_read": round(offset / 3600, 3),
-        "games": games,
+        "games": len(committed),
         "games_exact": exact,
         "moves_committed_per_game": f"{min(committed)}-{max(committed)} of {len(truth)}",
         "frames": frames,
