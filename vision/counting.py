@@ -266,27 +266,32 @@ class RegionCounter:
         """Every tile in the regions, colour by colour: the place whose core is fullest is a tile if the core is
         FULL; its pixels are then explained (erased) and the next fullest place is tried. `doubts` keeps, per
         region and class, the fullest core that fell short (a tile half hidden, or a big stain)."""
-        core = _core(self.tile_side)
-        g, pad = self.size, _disc(0.5 * self.tile_side).shape[0]  # a gap as wide as a tile's inscribed disc
+        core, core_pixels = _core(self.tile_side), _core_pixels(self.tile_side)
+        g, gap = self.size, core.shape[0] // 2  # regions stacked with a gap, so no core straddles two
         classes = self._classes()
         tiles = []
         self.doubts = np.zeros((self.regions, classes))
         self.doubt_places: list[Tile] = []  # the doubts found place by place (not those of regions left whole)
         pixels = np.bincount((np.arange(self.regions)[:, None, None] * (classes + 1) + label + 1).ravel(),
                              minlength=self.regions * (classes + 1)).reshape(self.regions, classes + 1)[:, 1:]
-        strip = np.zeros((self.regions, g + pad, g), np.float32)
-        for c in np.flatnonzero(pixels.max(axis=0) >= _doubt_pixels(self.tile_side)):  # the rest: none anywhere
-            # First pass over all regions at once (stacked with a gap, so no disc straddles two regions); only
-            # regions with a core anywhere near full are then taken apart tile by tile.
-            strip[:, :g] = label == c
-            fill = cv2.filter2D(strip.reshape(-1, g), -1, core, borderType=cv2.BORDER_CONSTANT)
-            peak = fill.reshape(strip.shape)[:, :g].max(axis=(1, 2))
+        # Fewer pixels of a colour than a doubt's cannot fill a core to one anywhere: such regions are left out.
+        enough = pixels >= _doubt_pixels(self.tile_side)
+        for c in np.flatnonzero(enough.any(axis=0)):
+            # First pass over those regions at once; only regions with a core anywhere near full are then taken
+            # apart tile by tile.
+            regions = np.flatnonzero(enough[:, c])
+            hit = label[regions] == c
+            strip = np.zeros((len(regions), g + gap, g), np.float32)
+            strip[:, :g] = hit
+            filled = _filter(strip.reshape(-1, g), core).reshape(strip.shape)[:, :g]
+            peak = filled.max(axis=(1, 2)) / core_pixels
             # Where no core is even a sure doubt the fullest is only a doubt (a tile half hidden, a big stain): no
             # need to take the region apart.
-            near = peak >= FULL - DOUBT
-            self.doubts[near & (peak < FULL), c] = peak[near & (peak < FULL)]
-            for r in np.flatnonzero(peak >= SURE_DOUBT):
-                tiles += self._explain(strip[r, :g].copy(), int(r), int(c))
+            doubt = (peak >= FULL - DOUBT) & (peak < FULL)
+            self.doubts[regions[doubt], c] = peak[doubt]
+            for i in np.flatnonzero(peak >= SURE_DOUBT):
+                x, y, w, h = cv2.boundingRect(hit[i].view(np.uint8))
+                tiles += self._explain(strip[i, :g], filled[i], (y, x, y + h, x + w), int(regions[i]), int(c))
         return self._one_tile_per_place(tiles, label)
 
     def _one_tile_per_place(self, tiles: list[Tile], label: np.ndarray) -> list[Tile]:
@@ -311,34 +316,39 @@ class RegionCounter:
                 kept.append(t)
         return kept
 
-    def _explain(self, mask: np.ndarray, r: int, c: int) -> list[Tile]:
-        """The tiles of class `c` in region `r`'s (G, G) float mask of that class, fullest first (erases `mask`)."""
+    def _explain(self, mask: np.ndarray, filled: np.ndarray, bounds: tuple[int, int, int, int], r: int,
+                 c: int) -> list[Tile]:
+        """The tiles of class `c` in region `r`'s (G, G) 0/1 mask of that class (its pixels within `bounds`, top,
+        left, bottom, right), fullest first, given its cores' pixel counts `filled` (erases `mask`). Filters
+        count whole pixels, so sums are exact: after a tile's pixels are erased only the window they reach is
+        filtered again, and ties fall alike anywhere."""
         core, both, erase = _core(self.tile_side), _core_and_whole(self.tile_side), _stamp(ERASE * self.tile_side)
-        k, e = core.shape[0] // 2, erase.shape[0] // 2
+        core_pixels = _core_pixels(self.tile_side)
+        least = (FULL - DOUBT) * core_pixels  # a core with fewer pixels of the colour is not even a doubt
+        kc, kb, e = core.shape[0] // 2, both.shape[0] // 2, erase.shape[0] // 2
         # Only the box round this colour's pixels (and a disc's reach beyond) can hold its tiles.
-        ys, xs = np.nonzero(mask)
-        pad = both.shape[0] // 2 + 1
-        top, left = max(0, ys.min() - pad), max(0, xs.min() - pad)
-        box = mask[top:ys.max() + pad + 1, left:xs.max() + pad + 1]
+        top, left = max(0, bounds[0] - kb), max(0, bounds[1] - kb)
+        bottom, right = bounds[2] + kb, bounds[3] + kb
+        box, fill = mask[top:bottom, left:right], filled[top:bottom, left:right].copy()
+        score = _filter(box, both)
         h, w = box.shape
         tiles = []
         while True:
-            # The whole box is filtered again each time: a window's filter rounds differently from the box's and
-            # would break ties between equally full places differently.
-            y, x = divmod(int(np.argmax(cv2.filter2D(box, -1, both, borderType=cv2.BORDER_CONSTANT))), w)
-            y0, y1, x0, x1 = max(0, y - k), min(h, y + k + 1), max(0, x - k), min(w, x + k + 1)
-            best = float(np.sum(box[y0:y1, x0:x1] * core[y0 - y + k:y1 - y + k, x0 - x + k:x1 - x + k]))
+            y, x = divmod(int(np.argmax(score)), w)
+            best = float(fill[y, x]) / core_pixels
             if best < FULL - DOUBT:
                 return tiles
             if best >= FULL:
-                tiles.append(Tile(r, c, int(y + top), int(x + left), best))
+                tiles.append(Tile(r, c, y + top, x + left, best))
             else:
                 self.doubts[r, c] = max(self.doubts[r, c], best)
-                self.doubt_places.append(Tile(r, c, int(y + top), int(x + left), best))
+                self.doubt_places.append(Tile(r, c, y + top, x + left, best))
             y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
             box[y0:y1, x0:x1][erase[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]] = 0.0
-            if np.count_nonzero(box) < _doubt_pixels(self.tile_side):
-                return tiles  # what is left could not even be a doubt: no need to filter again
+            _refilter(fill, box, core, y, x, e + kc)
+            if fill.max() < least:
+                return tiles  # no core anywhere is even a doubt: nothing left to find
+            _refilter(score, box, both, y, x, e + kb)
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
@@ -489,15 +499,14 @@ def _print_lut(classes: int) -> np.ndarray:
 
 @lru_cache
 def _doubt_pixels(side: float) -> float:
-    """Fewer pixels of a colour than this cannot fill a core to a doubt (FULL - DOUBT) anywhere; with a tenth to
-    spare for the filters' rounding, so a no is certain."""
-    return 0.9 * (FULL - DOUBT) / float(_core(side).max())
+    """Fewer pixels of a colour than this cannot fill a core to a doubt (FULL - DOUBT) anywhere."""
+    return (FULL - DOUBT) * _core_pixels(side)
 
 
 @lru_cache
 def _stamp(radius: float) -> np.ndarray:
     """(2k+1, 2k+1) bool, read-only: the pixels within `radius` of the middle one."""
-    k = int(np.ceil(radius))
+    k = int(radius)
     yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
     stamp = (yy ** 2 + xx ** 2) <= radius ** 2
     stamp.setflags(write=False)
@@ -505,38 +514,49 @@ def _stamp(radius: float) -> np.ndarray:
 
 
 @lru_cache
-def _disc(radius: float) -> np.ndarray:
-    """A filter kernel averaging over a disc (read-only)."""
-    disc = _stamp(max(1.0, radius)).astype(np.float32)
-    disc /= disc.sum()
-    disc.setflags(write=False)
-    return disc
-
-
-@lru_cache
 def _core(side: float) -> np.ndarray:
-    """A filter kernel averaging over a tile's core, a ring: its middle, where the motif lies, is left out (a
-    white tile's dark snowflake there matches the rosette under it and reads as no tile)."""
+    """A filter kernel counting the pixels of a tile's core, a ring: its middle, where the motif lies, is left
+    out (a white tile's dark snowflake there matches the rosette under it and reads as no tile)."""
     ring = _stamp(max(1.0, CORE * side)).astype(np.float32)
     hole = _stamp(CORE_HOLE * side)
     o = (ring.shape[0] - hole.shape[0]) // 2
     ring[o:o + hole.shape[0], o:o + hole.shape[0]][hole] = 0.0
-    ring /= ring.sum()
     ring.setflags(write=False)
     return ring
 
 
 @lru_cache
+def _core_pixels(side: float) -> int:
+    return int(_core(side).sum())
+
+
+@lru_cache
 def _core_and_whole(side: float) -> np.ndarray:
-    """One kernel scoring a place by its core's fill plus its tile's whole inscribed disc's: among places equally
-    full at the core, the tile's middle is the one whose whole disc is fullest (picked off-centre, a tile would
-    leave a crescent to be counted again)."""
-    core, whole = _core(side), _disc(0.5 * side)
+    """One kernel scoring a place by its core's fill plus its tile's whole inscribed disc's, each as a share,
+    here in whole counts (times both areas): among places equally full at the core, the tile's middle is the one
+    whose whole disc is fullest (picked off-centre, a tile would leave a crescent to be counted again)."""
+    core, whole = _core(side), _stamp(max(1.0, 0.5 * side)).astype(np.float32)
     o = (whole.shape[0] - core.shape[0]) // 2
-    both = whole.copy()
-    both[o:o + core.shape[0], o:o + core.shape[0]] += core
+    both = whole * core.sum()
+    both[o:o + core.shape[0], o:o + core.shape[0]] += core * whole.sum()
     both.setflags(write=False)
     return both
+
+
+def _filter(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """The kernel's weighted sum round every pixel, zero beyond the image."""
+    return cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+
+
+def _refilter(out: np.ndarray, image: np.ndarray, kernel: np.ndarray, y: int, x: int, reach: int) -> None:
+    """`out` = _filter(image, kernel) again within `reach` of (y, x), where `image` changed (within reach less
+    the kernel's radius): the window with the kernel's radius round it is filtered alone."""
+    k = kernel.shape[0] // 2
+    h, w = image.shape
+    y0, y1, x0, x1 = max(0, y - reach), min(h, y + reach + 1), max(0, x - reach), min(w, x + reach + 1)
+    i0, j0 = max(0, y0 - k), max(0, x0 - k)
+    part = _filter(image[i0:min(h, y1 + k), j0:min(w, x1 + k)], kernel)
+    out[y0:y1, x0:x1] = part[y0 - i0:y1 - i0, x0 - j0:x1 - j0]
 
 
 def _sure(fill: float) -> float:

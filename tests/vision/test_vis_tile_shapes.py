@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from calibration.colour_model import COLOURS
-from vision.counting import RegionCounter, circle_grid
+from vision.counting import RegionCounter, _core, _core_and_whole, _filter, _refilter, circle_grid
 from vision.recognizer import TableRecognizer
 from vision.setup import learn_setup
 
@@ -128,3 +128,32 @@ def test_touching_tiles_of_two_colours_are_two_tiles():
     _square(label, RED, 14, 20)
     _square(label, BLUE, 14 + 0.9 * SIDE, 20)  # a side apart, foreshortened
     assert _count(label) == {"red": 1, "blue": 1}
+
+
+def test_a_crowded_centre_is_counted_tile_by_tile():
+    # A centre-sized region (there tiles are found window by window as the earlier ones are explained away): 20
+    # touching tiles in rows, two colours in runs, a little turned.
+    grid, inside = circle_grid((300.0, 300.0), 300.0, 100)
+    counter = RegionCounter(grid, inside, (600, 600), SIDE, allow_marker=True, capacity=100)
+    label = np.full((100, 100), -1, np.int8)
+    for row in range(4):
+        for col in range(5):
+            colour = (RED, BLUE)[(row * 5 + col) // 3 % 2]
+            _square(label, colour, 25 + col * SIDE * 1.02, 30 + row * SIDE * 1.02, angle=4.0)
+    (count,) = counter.count_labels(label[None], np.zeros(1))
+    assert count.counts == {"red": 11, "blue": 9}
+
+
+@pytest.mark.parametrize("kernel", [_core(SIDE), _core_and_whole(SIDE)])
+def test_a_window_filtered_again_is_exactly_the_whole_filter(kernel):
+    # Tiles are explained away and only the window they reach is filtered again: in whole pixel counts the
+    # sums, and so the ties between places, are exactly those of filtering the whole region again.
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        h, w = rng.integers(12, 90, 2)
+        mask = (rng.random((h, w)) < 0.4).astype(np.float32)
+        score = _filter(mask, kernel)
+        y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+        mask[max(0, y - 7):y + 8, max(0, x - 7):x + 8] = 0.0
+        _refilter(score, mask, kernel, y, x, 7 + kernel.shape[0] // 2)
+        assert np.array_equal(score, _filter(mask, kernel))
