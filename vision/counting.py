@@ -58,6 +58,7 @@ DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
 # whose colour reads patchy (black under a blue cast, low resolution) fills its core only so far.
 SURE_DOUBT, APART, CHANGED_SHARE = 0.3, 0.9, 0.9
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
+MARKER_FACE = 0.35  # share of the marker's inscribed disc that must read as marker (see count_labels)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 WHITE = COLOURS.index("white")
@@ -106,6 +107,7 @@ class Tile:
     y: int
     x: int
     fill: float  # share of its core of its colour
+    face: float = 0.0  # share of its whole inscribed disc of its colour (set once tiles share out places)
 
 
 class RegionCounter:
@@ -307,8 +309,10 @@ class RegionCounter:
             window = padded[t.region, t.y:t.y + 2 * half + 1, t.x:t.x + 2 * half + 1]
             return np.count_nonzero(window[disc] == t.colour) / area
 
+        for t in tiles:
+            t.face = own_share(t)
         kept: list[Tile] = []
-        for t in sorted(tiles, key=own_share, reverse=True):
+        for t in sorted(tiles, key=lambda t: t.face, reverse=True):
             if any(k.region == t.region and k.colour != t.colour
                    and (k.y - t.y) ** 2 + (k.x - t.x) ** 2 < (SAME_PLACE * self.tile_side) ** 2 for k in kept):
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
@@ -408,7 +412,9 @@ class RegionCounter:
                     counts[name] = len(fills)
                 # Each tile's certainty from how clearly its core is full, and the doubt of a near miss.
                 conf[name] = math.prod(_sure(f) for f in fills) * (1.0 - _sure(self.doubts[r, c]))
-            marker = max((t.fill for t in mine if t.colour == MARKER_INDEX), default=0.0)
+            # The marker's face fills its disc; the lit bevels round tiles, and the table in their shadow, make
+            # thin rings of its colour that fill a core's ring but not a disc.
+            marker = max((t.fill for t in mine if t.colour == MARKER_INDEX and t.face >= MARKER_FACE), default=0.0)
             marker_p = _sure(marker) if self.allow_marker and marker > 0 else 0.0
             # Change that no tile explains is a tile missed or something over the region: less sure of it all
             # (tuning seeds 0-11: regions with more than 8 % unexplained were counted right 8 times in 27).

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.colour_model import COLOURS
+from calibration.colour_model import COLOURS, TILE_CLASSES
 from vision.counting import RegionCounter, _core, _core_and_whole, _filter, _refilter, circle_grid
 from vision.recognizer import TableRecognizer
 from vision.setup import learn_setup
@@ -24,6 +24,11 @@ def _square(label: np.ndarray, colour: int, cx: float, cy: float, angle: float =
     mask = np.zeros(label.shape, np.uint8)
     cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 1)
     label[mask.astype(bool)] = colour
+
+
+def _centre() -> RegionCounter:
+    grid, inside = circle_grid((300.0, 300.0), 300.0, 100)
+    return RegionCounter(grid, inside, (600, 600), SIDE, allow_marker=True, capacity=100)
 
 
 def _count(label: np.ndarray) -> dict:
@@ -133,14 +138,12 @@ def test_touching_tiles_of_two_colours_are_two_tiles():
 def test_a_crowded_centre_is_counted_tile_by_tile():
     # A centre-sized region (there tiles are found window by window as the earlier ones are explained away): 20
     # touching tiles in rows, two colours in runs, a little turned.
-    grid, inside = circle_grid((300.0, 300.0), 300.0, 100)
-    counter = RegionCounter(grid, inside, (600, 600), SIDE, allow_marker=True, capacity=100)
     label = np.full((100, 100), -1, np.int8)
     for row in range(4):
         for col in range(5):
             colour = (RED, BLUE)[(row * 5 + col) // 3 % 2]
             _square(label, colour, 25 + col * SIDE * 1.02, 30 + row * SIDE * 1.02, angle=4.0)
-    (count,) = counter.count_labels(label[None], np.zeros(1))
+    (count,) = _centre().count_labels(label[None], np.zeros(1))
     assert count.counts == {"red": 11, "blue": 9}
 
 
@@ -157,3 +160,21 @@ def test_a_window_filtered_again_is_exactly_the_whole_filter(kernel):
         mask[max(0, y - 7):y + 8, max(0, x - 7):x + 8] = 0.0
         _refilter(score, mask, kernel, y, x, 7 + kernel.shape[0] // 2)
         assert np.array_equal(score, _filter(mask, kernel))
+
+
+def test_rims_of_marker_colour_round_tiles_are_no_marker_but_its_face_is():
+    # On a pale table the lit bevels round tiles, and the table in their shadow, read as the cream marker: thin
+    # rims that fill the ring of a core between four tiles, but not a tile's whole face.
+    marker = TILE_CLASSES.index("first_player")
+    label = np.full((100, 100), -1, np.int8)
+    places = [(40 + dx * SIDE, 40 + dy * SIDE) for dx in (0, 1.5) for dy in (0, 1.5)]
+    for cx, cy in places:
+        _square(label, marker, cx, cy, side=SIDE + 3)
+    for (cx, cy), colour in zip(places, (RED, BLUE, WHITE, RED)):
+        _square(label, colour, cx, cy)
+    (count,) = _centre().count_labels(label[None], np.zeros(1))
+    assert count.counts == {"red": 2, "blue": 1, "white": 1} and not count.first_player
+    _square(label, marker, 75, 75)
+    _square(label, BLACK, 75, 75, side=0.3 * SIDE)  # its printed figure
+    (count,) = _centre().count_labels(label[None], np.zeros(1))
+    assert count.counts == {"red": 2, "blue": 1, "white": 1} and count.first_player
