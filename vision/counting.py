@@ -193,6 +193,7 @@ class RegionCounter:
         patches = self._steady(self.sample(frame))
         # The light's gain wobbles a little frame to frame; steps of 4 % keep the table from being rebuilt each
         # frame (a rebuild costs about two frames) while staying well inside the colour classes' spread.
+        levels = np.arange(256, dtype=np.float32)[None, :, None]
         if self.print_gain is not None:
             # In the print's light: each region's own gain (setup light -> print light) times the frame's (this
             # light -> setup light); one fixed table then serves every lamp.
@@ -200,11 +201,12 @@ class RegionCounter:
             if self._lut_key != key:
                 self._lut = _print_lut(self._classes())
                 self._lut_key = key
-            lit = patches.astype(np.float32)
+            # Per region, each channel's 256 values through the gains, as each pixel's would be.
+            lit = np.repeat(levels, 3, axis=2)
             if gain is not None:
-                lit *= np.asarray(gain, np.float32)
-            lit -= (self.glare * (1 + GLEAM))[:, None, None, None]
-            lit *= self.print_gain[:, None, None, :]
+                lit = lit * np.asarray(gain, np.float32)
+            lit = lit - (self.glare * (1 + GLEAM))[:, None, None]
+            lit *= self.print_gain[:, None, :]
             q = np.clip(lit, 0, 255, out=lit).astype(np.uint8) >> 3
         else:
             step = None if gain is None else np.round(np.asarray(gain) * 25) / 25
@@ -212,8 +214,14 @@ class RegionCounter:
             if self._lut_key != key:
                 self._lut = _lut(model, self._background(model), self._classes(), step)
                 self._lut_key = key
-            q = patches >> 3
-        index = (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
+            q = np.repeat(levels.astype(np.uint8) >> 3, 3, axis=2)
+        # Each channel's level to its bits of the table's index (b << 10 | g << 5 | r), pixel by pixel through
+        # OpenCV's lookup, region by region; the three summed.
+        tables = q.astype(np.int16) << np.array([10, 5, 0], np.int16)
+        index = np.empty(patches.shape, np.int16)
+        for r in range(self.regions):
+            index[r] = cv2.LUT(patches[r], tables[min(r, len(tables) - 1)].reshape(256, 1, 3))
+        index = cv2.transform(index.reshape(1, -1, 3), _CHANNEL_SUM).reshape(self.inside.shape)
         label = self._lut[index]
         label[~self.inside] = -1
         changed = None
@@ -235,14 +243,16 @@ class RegionCounter:
         if self._mean is None or self._mean.shape != now.shape:
             self._mean = now
             return patches
-        step = now - self._mean
         # A pixel changed if any channel moved by more than STEADY_CHANGE: all within it is one OpenCV pass.
-        still = cv2.inRange(np.abs(step).reshape(1, -1, 3), (0,) * 3, (STEADY_CHANGE,) * 3).reshape(len(now), -1)
+        moved = cv2.absdiff(now.reshape(1, -1, 3), self._mean.reshape(1, -1, 3))
+        still = cv2.inRange(moved, (0,) * 3, (STEADY_CHANGE,) * 3).reshape(len(now), -1)
         changed = (still.shape[1] - np.count_nonzero(still, axis=1)) / still.shape[1] > STEADY_SHARE
+        step = now - self._mean
         step *= STEADY_RATE
         self._mean += step
         self._mean[changed] = now[changed]
-        return np.rint(self._mean).astype(np.uint8)
+        # Rounded half to even, as np.rint, in one OpenCV pass (the mean of 8-bit frames stays within 0..255).
+        return cv2.convertScaleAbs(self._mean.reshape(-1, now.shape[-2], 3)).reshape(patches.shape)
 
     def _classes(self) -> int:
         return len(TILE_CLASSES) if self.allow_marker else len(COLOURS)
@@ -440,8 +450,8 @@ class EmptyReference:
         self.shape = lab.shape[:3]
         # For the shadow test: per pixel 1 / (L*+16) and a*, b* per unit of it, flat (contiguous: 5x faster).
         flat = lab.reshape(-1, 3).astype(np.float32)
-        self.per_lightness = 1.0 / (flat[:, 0] + 16.0)
-        self.chroma = np.ascontiguousarray(flat[:, 1:] * self.per_lightness[:, None])
+        per_lightness = 1.0 / (flat[:, 0] + 16.0)
+        self.shading = np.stack([per_lightness, flat[:, 1] * per_lightness, flat[:, 2] * per_lightness])[:, None]
 
     def _bounds(self, delta_e: float) -> tuple[np.ndarray, np.ndarray]:
         # As float32 bounds for one OpenCV range test: the nearest float32 inside each bound, so a float32 Lab
@@ -460,13 +470,25 @@ class EmptyReference:
     def shadowed(self, lab: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) Lab -> (N, G, G) bool: the empty table's colour darkened, as under a tile's cast shadow
         (less light scales L*+16, a* and b* alike); not so dark that black tiles would be shadows."""
-        flat = lab.reshape(-1, 3)
-        lightness = flat[:, 0] + 16.0
-        scale = lightness * self.per_lightness
-        off = np.abs(flat[:, 1:] - lightness[:, None] * self.chroma)
-        shadow = (off[:, 0] < SHADOW_CHROMA) & (off[:, 1] < SHADOW_CHROMA)
-        shadow &= (scale > SHADOW_SCALE[0]) & (scale < SHADOW_SCALE[1])
-        return shadow.reshape(self.shape)
+        # Per pixel the scale of L*+16 and how far a* and b* stray from the empty table's scaled alike, all
+        # three tested in one OpenCV range pass (channel planes: numpy is slow over 3-wide rows).
+        lightness, a, b = cv2.split(np.ascontiguousarray(lab, np.float32).reshape(1, -1, 3))
+        lightness += np.float32(16.0)
+        scale, chroma_a, chroma_b = self.shading
+        test = cv2.merge([lightness * scale, lightness * chroma_a - a, lightness * chroma_b - b])
+        return cv2.inRange(test, *_SHADOW_RANGE).reshape(self.shape) > 0
+
+
+def _float32_inside(low: float, high: float) -> tuple[float, float]:
+    """The float32 range [a, b] holding exactly the float32 x with low < x < high."""
+    return (float(np.nextafter(np.float32(low), np.float32(np.inf))),
+            float(np.nextafter(np.float32(high), np.float32(-np.inf))))
+
+
+# Shadow bounds for one inclusive range test: SHADOW_SCALE's open interval, and a* and b* within SHADOW_CHROMA.
+_SHADOW_RANGE = tuple(tuple(b) for b in np.array([_float32_inside(*SHADOW_SCALE), _float32_inside(-SHADOW_CHROMA, SHADOW_CHROMA),
+                                _float32_inside(-SHADOW_CHROMA, SHADOW_CHROMA)]).T.tolist())
+_CHANNEL_SUM = np.ones((1, 3), np.float32)
 
 
 def _float32_at_least(bound: np.ndarray) -> np.ndarray:
@@ -567,7 +589,7 @@ def _refilter(out: np.ndarray, image: np.ndarray, kernel: np.ndarray, y: int, x:
 
 def _sure(fill: float) -> float:
     """Probability that a core this full is a tile (FULL is even odds)."""
-    return min(max(1.0 / (1.0 + float(np.exp(-(fill - FULL) / 0.04))), 0.001), 0.999)
+    return min(max(1.0 / (1.0 + math.exp(-(fill - FULL) / 0.04)), 0.001), 0.999)
 
 
 def _classify_lab(flat: np.ndarray, model: ColourModel, background: np.ndarray, classes: int) -> np.ndarray:
