@@ -14,8 +14,17 @@ from tracker.likelihood import Scorer
 from tracker.moves import CENTRE, FLOOR, Move
 from tracker.moves import move as make_move
 from tracker.state import OFFER, GameState
-from tracker.table_model import TableModel, line_room, put, source_counts, table_model, take, with_board
-from tracker.tiles import COLOUR_NAMES
+from tracker.table_model import (
+    BoardModel,
+    TableModel,
+    line_room,
+    put,
+    source_counts,
+    table_model,
+    take,
+    with_board,
+)
+from tracker.tiles import COLOUR_NAMES, EMPTY
 
 # Log-prior of the explanations, in nats: fewer moves are likelier, and an illegal action must be seen more
 # clearly than a legal one before the tracker says someone broke a rule.
@@ -77,6 +86,63 @@ def legal_hypotheses(state: GameState, scorer: Scorer, depth: int = 3, beam: int
             position._apply(sequence[-1])
             frontier.append((score, position, table, sequence))
     return found
+
+
+def tables_along(state: GameState, moves: tuple[Move, ...]) -> list[TableModel]:
+    """The table before these legal moves from `state` and after each of them."""
+    tables = [table_model(state)]
+    for player, m in movers(state, moves):
+        after, taken, marker = take(tables[-1], m.source, m.colour)
+        tables.append(with_board(after, player, put(tables[-1].boards[player], m.line, m.colour, taken, marker)))
+    return tables
+
+
+def histories_to(state: GameState, target: TableModel, depth: int = 3) -> list[Hypothesis]:
+    """Every sequence of 1 to `depth` legal moves from `state` that ends at exactly `target`.
+
+    The beam search keeps only the likeliest few partial sequences, so it may find one of two histories that end
+    at the same table (blue from a display, then from the centre, or the other way round) and not the other;
+    this search is complete. Tiles only ever leave the displays and only ever fill the boards during the offer,
+    so a partial sequence whose table is not on the way to `target` is dropped at once."""
+    found: list[Hypothesis] = []
+    frontier: list[tuple[GameState, TableModel, tuple[Move, ...]]] = [(state, table_model(state), ())]
+    for level in range(depth):
+        grown = []
+        for position, table, moves in frontier:
+            if position.phase != OFFER:
+                continue
+            player = position.current_player
+            for m in position.legal_moves():
+                after, taken, marker = take(table, m.source, m.colour)
+                after = with_board(after, player, put(table.boards[player], m.line, m.colour, taken, marker))
+                if not _on_the_way(after, target):
+                    continue
+                sequence = moves + (m,)
+                if after == target:
+                    found.append(Hypothesis(after, sequence, prior=EXTRA_MOVE_PRIOR * level))
+                if level + 1 < depth:
+                    grown.append((position, after, sequence))
+        frontier = []
+        for position, table, sequence in grown:
+            position = position.copy()
+            position._apply(sequence[-1])
+            frontier.append((position, table, sequence))
+    return found
+
+
+def _on_the_way(table: TableModel, target: TableModel) -> bool:
+    """Whether more legal moves could still turn `table` into `target` (a necessary condition only)."""
+    if table.centre_marker < target.centre_marker:
+        return False
+    if any(a != b and (not any(a) or any(b)) for a, b in zip(table.factories, target.factories)):
+        return False  # a display emptied that is full at the end, or one the end shows otherwise
+    return all(_board_on_the_way(a, b) for a, b in zip(table.boards, target.boards))
+
+
+def _board_on_the_way(board: BoardModel, target: BoardModel) -> bool:
+    if board.floor != target.floor[:len(board.floor)]:
+        return False
+    return all(a == EMPTY or a == b for line, end in zip(board.lines, target.lines) for a, b in zip(line, end))
 
 
 def illegal_hypotheses(state: GameState) -> list[Hypothesis]:

@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 from tracker.evidence import CountEvidence, ObservationError, TableEvidence, miss_cost, table_evidence
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
-from tracker.hypotheses import Hypothesis, changed_regions, illegal_hypotheses, legal_hypotheses, movers
+from tracker.hypotheses import (
+    Hypothesis,
+    changed_regions,
+    histories_to,
+    illegal_hypotheses,
+    legal_hypotheses,
+    movers,
+    tables_along,
+)
 from tracker.likelihood import Scorer, board_loglik, max_loglik, region_misfits
 from tracker.moves import Move
 from tracker.record import RecordError
@@ -107,6 +115,11 @@ class MoveTracker:
     _last_offer_waiting: str | None = None
     # The illegal explanation that is the clear best now, and since when (it is reported once it persists).
     _illegal_seen: tuple[str, str, float] | None = None
+    # The distinct views at rest during the offer since the game log last changed (at most SEEN_VIEWS, newest
+    # last), each with its reading: when two move histories end at the same table, what was seen on the way
+    # tells which one was played.
+    _seen: list[tuple[tuple, TableEvidence]] = field(default_factory=list)
+    _seen_since: int = -1
 
     @property
     def state(self) -> GameState:
@@ -220,6 +233,7 @@ class MoveTracker:
         state = self.state
         scorer = Scorer(evidence)
         committed = table_model(state)
+        self._remember(evidence)  # even as committed: a re-check of the last move may need it
         if scorer.table(committed) >= max_loglik(evidence) - 1e-9:
             # The table is exactly as committed (wherever it is in view): nothing to explain.
             self.alert = None
@@ -240,9 +254,12 @@ class MoveTracker:
         best, runner_up = _best_two(hypotheses, scorer)
         committed_table = hypotheses[0].table
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
-            recheck = self._recheck(evidence, scorer, _score(best, scorer), unsteady)
+            recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady)
             if recheck:
                 return recheck, None
+            if unsure:
+                self._last_offer_key, self._last_offer_at, self._last_offer_waiting = key, now, unsure
+                return [], unsure
         if not best.moves and best.legal:
             if self.alert is not None:
                 self.alert = None
@@ -273,11 +290,46 @@ class MoveTracker:
                 self.alert = Alert(best.player, best.rule, best.reason, now)
             return [], None
         self._illegal_seen = None
+        if len(best.moves) > 1:
+            # The table is clear; which history led to it may not be (searched only now: it is rare).
+            best, rival, margin = self._history(state, best)
+            if margin < self.settings.margin:
+                self._last_offer_key, self._last_offer_at = key, now
+                self._last_offer_waiting = f"not sure yet: '{best.describe(state)}' or '{rival.describe(state)}'"
+                return [], self._last_offer_waiting
         described = best.describe(state)
         for move in best.moves:
             self.game.play(move)
         self.alert = None
         return [described], None
+
+    def _remember(self, evidence: TableEvidence) -> None:
+        """Keep this view at rest if it reads differently from every one kept since the game log last changed."""
+        events = len(self.game.record.events)
+        if events != self._seen_since:
+            self._seen_since, self._seen = events, []
+        signature = _view_signature(evidence)
+        if any(signature == s for s, _ in self._seen):
+            return
+        self._seen.append((signature, evidence))
+        del self._seen[:-SEEN_VIEWS]
+
+    def _history(self, state: GameState, best: Hypothesis) -> tuple[Hypothesis, Hypothesis | None, float]:
+        """Which legal move history from `state` led to `best`'s table: the one the views kept on the way fit
+        best (a view where display 1 is empty but display 2 still full), with a fewer-move prior. Returns it, its
+        closest rival (None if no other history ends there) and the margin between them."""
+        histories = histories_to(state, best.table, self.settings.depth)
+        if len(histories) < 2:
+            return best, None, float("inf")
+        scorers = [Scorer(view) for _, view in self._seen]
+
+        def fit(h: Hypothesis) -> float:
+            tables = tables_along(state, h.moves)
+            return h.prior + sum(max(scorer.table(t) for t in tables) for scorer in scorers)
+
+        ranked = sorted(((fit(h), h) for h in histories), key=lambda item: item[0], reverse=True)
+        (top, chosen), (second, rival) = ranked[:2]
+        return chosen, rival, top - second
 
     def _misfit(self, evidence: TableEvidence, committed: TableModel, best: Hypothesis,
                 state: GameState | None = None) -> str | None:
@@ -299,9 +351,11 @@ class MoveTracker:
         return None
 
     def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float, unsteady: frozenset[Region]
-                 ) -> list[str]:
+                 ) -> tuple[list[str], str | None]:
         """Nothing from the committed state explains this clear view: were the last one or two committed moves
-        misread? If moves from before them explain everything in view, replace them (a logged correction)."""
+        misread? If moves from before them explain everything in view, replace them (a logged correction).
+        Returns what was corrected, or why nothing was although a correction is due: two move histories from
+        before them end at this table and nothing seen tells which was played."""
         state = self.state
         record = self.game.record
         for back in (1, 2):
@@ -310,7 +364,7 @@ class MoveTracker:
             before = record.state_before(back)
             if before.phase != OFFER or before.round != state.round:
                 break  # only moves of this round are re-checked; deals and tilings stand
-            committed_moves = [Move.from_json(e) for e in record.events if e.get("type") == "move"][-back:]
+            committed_moves = [Move.from_json(e) for e in record.events_in_force() if e.get("type") == "move"][-back:]
             found = [h for h in legal_hypotheses(before, scorer, depth=back + 1) if len(h.moves) >= back]
             if not found:
                 continue
@@ -322,12 +376,21 @@ class MoveTracker:
                 and not any(_is_hidden(evidence, r) and not self._read_lately(r, best.table, unsteady)
                             for r in changed_regions(table_model(before), best.table))
             ):
+                if len(best.moves) > 1:
+                    # Two histories from `before` may end at this table: the views kept must tell them apart.
+                    best, rival, margin = self._history(before, best)
+                    if margin < self.settings.margin:
+                        return [], (f"not sure yet: '{best.describe(before)}' or '{rival.describe(before)}' (in "
+                                    f"place of the last {back} move(s))")
+                    if list(best.moves[:back]) == committed_moves or \
+                            _score(best, scorer) - best_now < self.settings.margin:
+                        return [], None  # the views say the committed moves may have been right after all
                 described = best.describe(before)
                 events = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(before, best.moves)]
                 self.game.correct(back, events, reason=f"re-checked against a clearer view: {described}")
                 self.alert = None
-                return [f"corrected the last {back} move(s): {described}"]
-        return []
+                return [f"corrected the last {back} move(s): {described}"], None
+        return [], None
 
     def _read_lately(self, region: Region, table: TableModel, unsteady: frozenset[Region]) -> bool:
         """Whether an unsteady region was read lately as `table` has it (see TrackerSettings.unsteady_window)."""
@@ -561,6 +624,9 @@ _FOUR = _contents(4)  # what a display holds after a full deal
 DEAL_CONFIDENCE = 0.85  # how sure vision must have been of a display once before its reading makes the deal
 DEAL_LOG_MISS = miss_cost(DEAL_CONFIDENCE)
 DEAL_VOTES, DEAL_AGREEMENT = 10, 0.8  # readings of an unsure display, and their share, that settle it once play began
+# Distinct views kept since the last commit: enough for the few moves the camera may miss and a misread or two on
+# the way, bounded so a long wait keeps memory flat.
+SEEN_VIEWS = 12
 
 
 def _score(h: Hypothesis, scorer: Scorer) -> float:
@@ -576,6 +642,15 @@ def _best_two(hypotheses: list[Hypothesis], scorer: Scorer) -> tuple[Hypothesis,
             by_table[h.table] = h
     ranked = sorted(by_table.values(), key=lambda h: _score(h, scorer), reverse=True)
     return ranked[0], (ranked[1] if len(ranked) > 1 else None)
+
+
+def _view_signature(evidence: TableEvidence) -> tuple:
+    """What a view reads in each region in view (None where it sees nothing)."""
+    return (
+        tuple(None if b.occluded else b.signature for b in evidence.boards),
+        tuple(None if f.occluded else f.counts for f in evidence.factories),
+        None if evidence.centre.occluded else (evidence.centre.counts, evidence.centre.first_player),
+    )
 
 
 def _evidence_key(evidence: TableEvidence) -> tuple:

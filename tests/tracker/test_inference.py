@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tracker import CENTRE, DEAL, FLOOR, GRAY, OFFER, OVER, WALL_TILING, move, new_game
 from tracker.game import Game
 from tracker.inference import MoveTracker
-from tracker.tiles import BLUE, COLOUR_NAMES, RED, YELLOW
+from tracker.tiles import BLACK, BLUE, COLOUR_NAMES, RED, YELLOW
 
 FPS = 10
 
@@ -688,3 +688,87 @@ def test_an_unsure_display_read_the_same_every_time_is_dealt_once_play_begins():
 def test_an_unsure_display_read_two_ways_still_waits_once_play_begins():
     truth, game, status = _unsure_display_game(flip=True)
     assert game.state.phase == DEAL and "factory display 2" in status.waiting
+
+
+def _blue_twice():
+    """Player 1 takes the one blue of factory display 1 and Player 2 the one blue of display 2, both into pattern
+    line 1: the other way round (Player 1 from display 2, Player 2 from display 1) ends at the very same table."""
+    deal = [["blue", "red", "red", "yellow"], ["blue", "black", "black", "white"], ["white"] * 4, ["yellow"] * 4,
+            ["red"] * 4]
+    truth = new_game(2)
+    truth.deal(deal)
+    game = Game.new(2)
+    game.deal(deal)
+    return truth, game, (move(0, BLUE, 0), move(1, BLUE, 0))
+
+
+def test_two_histories_to_the_same_table_are_both_found():
+    from tracker.hypotheses import histories_to
+    from tracker.table_model import table_model
+
+    truth, _, moves = _blue_twice()
+    start = truth.copy()
+    for m in moves:
+        truth.play(m)
+    found = histories_to(start, table_model(truth))
+    assert {h.moves for h in found} == {moves, moves[::-1]}
+
+
+@pytest.mark.parametrize("other_way_round", [False, True])
+def test_a_view_on_the_way_tells_two_histories_to_the_same_table_apart(other_way_round):
+    truth, game, (first, second) = _blue_twice()
+    if other_way_round:
+        first, second = second, first
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    # Player 1's hand is still over the board and the centre, but display 1 is seen empty and display 2 still full.
+    truth.play(first)
+    status = table.frames(6, occluded={("board", 0), ("centre", 0)})
+    assert game.state.current_player == 0 and not status.committed
+    truth.play(second)
+    table.frames(6)
+    moves = [(e["player"], e["factory"]) for e in game.record.events_in_force() if e["type"] == "move"]
+    assert game.state == truth and moves == [(0, first.source), (1, second.source)]
+
+
+def test_two_histories_to_the_same_table_with_nothing_seen_between_wait_for_a_person():
+    truth, game, (first, second) = _blue_twice()
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    table.frames(4)
+    truth.play(first)
+    truth.play(second)  # both while the camera was blind
+    status = table.frames(8)
+    assert len(game.record.events_in_force()) == 1, "a guess was committed"
+    assert status.waiting.startswith("not sure yet:")
+    assert "Player 1: blue from factory display 1" in status.waiting
+    assert "Player 1: blue from factory display 2" in status.waiting
+    # A person says which: the tracker follows on from there.
+    tracker.correct(0, [{"type": "move", "player": p, **m.to_json()} for p, m in ((0, first), (1, second))])
+    truth.play(next(m for m in truth.legal_moves() if m.source == 2))
+    table.frames(6)
+    assert game.state == truth
+
+
+@pytest.mark.parametrize("seen_on_the_way", [False, True])
+@pytest.mark.parametrize("other_way_round", [False, True])
+def test_a_misread_move_is_corrected_only_to_a_history_the_views_tell_apart(other_way_round, seen_on_the_way):
+    truth, game, (first, second) = _blue_twice()
+    if other_way_round:
+        first, second = second, first
+    tracker = MoveTracker(game)
+    # The tracker committed Player 1's move from the right display but misread it (the other colour there).
+    misread = RED if first.source == 0 else BLACK
+    game.play(move(first.source, misread, 1))
+    table = Table(tracker, truth)
+    truth.play(first)
+    if seen_on_the_way:
+        table.frames(6, occluded={("board", 0), ("centre", 0)})
+    truth.play(second)
+    status = table.frames(8)
+    moves = [(e["player"], e["factory"], e["color"]) for e in game.record.events_in_force() if e["type"] == "move"]
+    if seen_on_the_way:
+        assert game.state == truth and moves == [(0, first.source, "blue"), (1, second.source, "blue")]
+    else:
+        assert moves == [(0, first.source, COLOUR_NAMES[misread])], "a correction guessed"
+        assert status.waiting.startswith("not sure yet:") and "in place of the last 1 move(s)" in status.waiting
