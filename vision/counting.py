@@ -5,8 +5,10 @@ every pixel is labelled with a tile class (the 5 colours and, in the centre, the
 With the empty table captured at setup, a pixel still as it was then is no tile whatever its colour, nor is one
 that is the empty table in a tile's shadow (on a pale table the shadow looks like the cream marker), and colours
 are read in the light of each display's own cream card (its ring between rosette and rim), less the lamp's
-reflection over it (learned at setup), with the same fixed print-lit model as the boards; without that capture, a colour model fitted at setup and the disc's print as
-background colours stand in. A tile's side faces, its colour darkened, are never a tile.
+reflection over it (learned at setup), with the same fixed print-lit model as the boards (the centre, which has no
+card, in the displays' light, less the reflection its own tiles show); without that capture, a colour model fitted
+at setup and the disc's print as background colours stand in. A tile's side faces, its colour darkened, are never
+a tile.
 
 Tiles are then found as shapes, not areas: a tile is a square of known side (from the set's proportions, 0.554 of
 a display's radius), so a tile is a place where a ring well inside it (its middle, the motif's, left out) is mostly of
@@ -61,6 +63,7 @@ SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbo
 MARKER_FACE = 0.35  # share of the marker's inscribed disc that must read as marker (see count_labels)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
+GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
 WHITE = COLOURS.index("white")
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
@@ -132,6 +135,8 @@ class RegionCounter:
         self._lut: np.ndarray | None = None
         self._lut_key: tuple | None = None
         self._mean: np.ndarray | None = None  # the regions averaged while they stay the same
+        self._moved = np.ones(self.regions, bool)  # regions new to the steady average on the last frame
+        self._glare_ceiling: float | None = None  # the most glare the centre's tiles may be read under (set_empty)
 
     def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None,
                   glare: np.ndarray | None = None) -> None:
@@ -147,6 +152,14 @@ class RegionCounter:
             print_gain = _cream_gain(self._cream, self.glare[:, None])
         if print_gain is not None:
             self.print_gain = np.broadcast_to(np.asarray(print_gain, np.float32), (self.regions, 3)).copy()
+        # A region lit by another's card (the centre) and told no glare reads the lamp's reflection over it from
+        # its own tiles, each new view, believed up to half the bare table's darkest channel (a display's, up to
+        # half its card's).
+        self._glare_ceiling = None
+        if print_gain is not None and glare is None:
+            bare = np.median(smooth[self.inside].astype(np.float32), axis=0)
+            self._glare_ceiling = 0.5 * float(bare.min())
+            _print_fit(self._classes())  # built now, not on the first frame
 
     def find_glare(self, setup_bgr: np.ndarray) -> np.ndarray:
         """(N,) the lamp's reflection over each display as an additive grey (8-bit, setup light), from the
@@ -165,6 +178,24 @@ class RegionCounter:
             fit = np.maximum(fit.max(axis=1), -30.0).reshape(len(steps), -1).mean(axis=1)
             glare[r] = steps[int(np.argmax(fit - DISPLAY_GLARE_COST * steps[:, 0, 0])), 0, 0]
         return glare
+
+    def _glare_from_tiles(self, patches: np.ndarray, gain: np.ndarray | None, changed: np.ndarray) -> None:
+        """The centre's glare (see set_empty), as find_glare's for a display at setup, from a subsample of what
+        changed since the empty table, in a new view with two tiles' worth of it; else the last stands (the lamp
+        stays put). The fit is read from a table, as the labels are."""
+        if self._glare_ceiling is None or not self._moved.any():
+            return
+        pixels = patches[0][changed[0]]
+        if len(pixels) < 2 * self.tile_side ** 2:
+            return
+        pixels = pixels[:: -(-len(pixels) // GLARE_PIXELS)].astype(np.float32)
+        if gain is not None:
+            pixels *= np.asarray(gain, np.float32)
+        steps = GLARE_STEPS[GLARE_STEPS < self._glare_ceiling][:, None, None]
+        lit = np.clip((pixels - steps * (1 + GLEAM)) * self.print_gain[0], 0, 255).astype(np.uint8) >> 3
+        index = (lit[..., 0].astype(np.int32) << 10) | (lit[..., 1].astype(np.int32) << 5) | lit[..., 2]
+        fit = _print_fit(self._classes())[index].mean(axis=1)
+        self.glare[0] = steps[int(np.argmax(fit - DISPLAY_GLARE_COST * steps[:, 0, 0])), 0, 0]
 
     def sample(self, frame: np.ndarray) -> np.ndarray:
         """(N, G, G, 3) BGR, median-filtered: the motifs' thin strokes and the sensor noise off the colours."""
@@ -191,6 +222,11 @@ class RegionCounter:
         or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame. Also
         each region's share of clipped pixels (glare) and, with the empty table known, what changed since."""
         patches = self._steady(self.sample(frame))
+        changed = None
+        if self.empty is not None:
+            lab = to_lab(patches, gain)
+            changed = ~self.empty.unchanged(lab) & self.inside
+            self._glare_from_tiles(patches, gain, changed)
         # The light's gain wobbles a little frame to frame; steps of 4 % keep the table from being rebuilt each
         # frame (a rebuild costs about two frames) while staying well inside the colour classes' spread.
         levels = np.arange(256, dtype=np.float32)[None, :, None]
@@ -224,10 +260,7 @@ class RegionCounter:
         index = cv2.transform(index.reshape(1, -1, 3), _CHANNEL_SUM).reshape(self.inside.shape)
         label = self._lut[index]
         label[~self.inside] = -1
-        changed = None
         if self.empty is not None:
-            lab = to_lab(patches, gain)
-            changed = ~self.empty.unchanged(lab) & self.inside
             changed |= (label == WHITE) & ~self.empty.unchanged(lab, white=True)
             label[~changed | self.empty.shadowed(lab)] = -1
         # Clipped: every channel at GLARE_LEVEL or above (one OpenCV pass; a numpy min over 3 channels is slow).
@@ -242,11 +275,13 @@ class RegionCounter:
         now = patches.astype(np.float32)
         if self._mean is None or self._mean.shape != now.shape:
             self._mean = now
+            self._moved = np.ones(len(now), bool)
             return patches
         # A pixel changed if any channel moved by more than STEADY_CHANGE: all within it is one OpenCV pass.
         moved = cv2.absdiff(now.reshape(1, -1, 3), self._mean.reshape(1, -1, 3))
         still = cv2.inRange(moved, (0,) * 3, (STEADY_CHANGE,) * 3).reshape(len(now), -1)
         changed = (still.shape[1] - np.count_nonzero(still, axis=1)) / still.shape[1] > STEADY_SHARE
+        self._moved = changed  # a new view: the steady average starts again
         step = now - self._mean
         step *= STEADY_RATE
         self._mean += step
@@ -523,6 +558,18 @@ def _print_lut(classes: int) -> np.ndarray:
     d = np.sum((lab[:, None] - shades[None]) ** 2, axis=2) / BACKGROUND_SIGMA ** 2
     bg_ll = -0.5 * d.min(axis=1) - 3 * np.log(BACKGROUND_SIGMA)
     return np.where(tile_ll.max(axis=1) > bg_ll, tile_ll.argmax(axis=1), -1).astype(np.int8)
+
+
+@lru_cache
+def _print_fit(classes: int) -> np.ndarray:
+    """(32768,) float32: how well every BGR colour quantised as _print_lut's (already in the print's light) fits
+    its likeliest tile class, the log-likelihood floored at -30 (one stray colour costs no more)."""
+    levels = (np.arange(32, dtype=np.float32) * 8 + 4)
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    lab = to_lab(np.stack([b, g, r], -1).reshape(-1, 1, 3)).reshape(-1, 3)
+    fit = np.maximum(PRINT_LIT.log_likelihood(lab)[:, :classes].max(axis=1), -30.0).astype(np.float32)
+    fit.setflags(write=False)
+    return fit
 
 
 @lru_cache

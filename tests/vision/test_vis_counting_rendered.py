@@ -67,3 +67,13 @@ def test_a_black_tile_whose_core_reads_patchy_is_counted_where_nothing_else_expl
         view, obs = game[k]
         assert counts(obs["factories"][j]) == counts(view["factories"][j])
         assert view["factories"][j].get("black") == 1
+
+
+def test_the_centres_tiles_are_read_under_the_lamps_reflection():
+    # Seed 0: the lamp's reflection lies over the middle of the table (the displays round the centre learned 10-30
+    # of it at setup), but the centre has no card to learn it from: its blue, red and black tiles read white and
+    # its pale rims the marker in frames 1-3. Read from its own tiles, frame by frame, the glare comes off.
+    game = bench_game(0)
+    for view, obs in game[1:]:
+        assert counts(obs["center"]) == counts(view["center"])
+        assert obs["center"]["first_player"] == view["first_player"]
