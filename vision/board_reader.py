@@ -35,6 +35,8 @@ GLEAM = 0.5  # glossy tiles mirror the lamp more than the print: their extra sha
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
 DISTINCT_PRINTS = 6.0  # delta E between the wall's diagonals that means "colored side" (nearest pair: ~12)
 MARKER_INDEX = TILE_CLASSES.index("first_player")
+CLEAR_TILE = 0.9  # a first reading this sure is a tile the board's template of a tile's change is taken from
+TEMPLATE_TILES = 3  # fewer clear tiles on a board make no template
 TOP_QUANTILE = 70.0  # a tile's colour: this per-channel quantile of its space's middle, not the median (seen
 # obliquely a tile's top face shifts off its space and its dark side face fills much of the middle: white floor
 # tiles read black; tuning seeds 0-63, 64 of 141 space errors at tilts of 30-45 degrees)
@@ -74,6 +76,7 @@ class BoardReader:
         self.slot_place = np.concatenate([np.arange(r + 1) for r in range(5)])
         self.wall_grid = np.array([[self.wall_index[(r, c)] for c in range(5)] for r in range(5)])
         self.decided = np.flatnonzero(np.isin(self.kind, (PATTERN, WALL, FLOOR)))
+        self.neighbours = _neighbours(spaces)
         self.patch = patch
         self.cream = np.flatnonzero((self.kind == PATTERN) | (self.kind == FLOOR))
         floor = (self.kind == FLOOR)[:, None]
@@ -89,7 +92,7 @@ class BoardReader:
             self._gains: dict[float, np.ndarray] = {}
             print_lab = to_lab(self.ref_mid * self._print_gain(0.0))
             self.ref_tile_likeness = _tile_likeness(print_lab)
-            self.occupancy_weights = self._occupancy_weights(print_lab)
+            self.occupancy_weights, self.context_weights = self._occupancy_weights(print_lab)
         else:
             self.ref_ground = None
             self.ref_stats = None
@@ -137,20 +140,29 @@ class BoardReader:
         lit = (setup_lit - glare * (1 + GLEAM)) * self._print_gain(glare)
         return to_lab(np.clip(lit, 0.0, 255.0))
 
-    def _occupancy_weights(self, print_lab: np.ndarray) -> np.ndarray:
-        """(N, F+1) weights per space; wall spaces by their printed colour when the wall is the colored side
-        (its diagonals print 5 clearly different colours; the gray side prints one), else the weights for any print."""
+    def _occupancy_weights(self, print_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, F+1) weights per space and (N, K+1) weights of its context; wall spaces by their printed colour when
+        the wall is the colored side (its diagonals print 5 clearly different colours; the gray side prints one),
+        else the weights for any print (their context is not fitted: the first reading stands)."""
         weights = np.tile(CREAM_WEIGHTS, (len(self.spaces), 1))
+        context = np.tile(CONTEXT_CREAM_WEIGHTS, (len(self.spaces), 1))
+        context[self.kind == GROUND] = CONTEXT_NONE
         wall = np.flatnonzero(self.kind == WALL)
         colour = np.array([(self.spaces[i].index[1] - self.spaces[i].index[0]) % 5 for i in wall])
         prints = np.array([np.median(print_lab[wall[colour == c]], axis=0) for c in range(N_COLOURS)])
         apart = np.linalg.norm(prints[:, None] - prints[None], axis=2) + np.eye(N_COLOURS) * 1e9
-        weights[wall] = WALL_WEIGHTS[colour] if apart.min() > DISTINCT_PRINTS else ANY_WALL_WEIGHTS
-        return weights
+        colored = apart.min() > DISTINCT_PRINTS
+        weights[wall] = WALL_WEIGHTS[colour] if colored else ANY_WALL_WEIGHTS
+        context[wall] = CONTEXT_WALL_WEIGHTS[colour] if colored else CONTEXT_NONE
+        return weights, context
 
     def occupancy_inputs(self, main: np.ndarray) -> np.ndarray:
         """(N, F) what the occupancy weights take for these patches: for fitting them on training renders."""
         return _look((self,), [main]).features
+
+    def context_inputs(self, main: np.ndarray) -> np.ndarray:
+        """(N, K) what the context weights take (see _context): for fitting them on training renders."""
+        return _look((self,), [main]).context
 
     @property
     def has_reference(self) -> bool:
@@ -276,7 +288,7 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
     if referenced:
         boards = tuple(readers[i] for i in referenced)
         look = _look(boards, [mains[i] for i in referenced])
-        occupancy = _logistic(look.features, _stack(boards).weights)
+        occupancy = _logistic(look.context, _stack(boards).context_weights)
         n = len(boards[0].spaces)
         rows = [slice(k * n, (k + 1) * n) for k in range(len(boards))]
         centre_lab = np.concatenate([reader._print_lit(look.setup_lit[r], occupancy[r], look.plain[r])
@@ -298,6 +310,9 @@ class _Stack:
     print_gain: np.ndarray  # (B*N, 3) each space's gain from the setup light to the print's, no glare taken off
     ref_tile_likeness: np.ndarray  # (B*N,)
     weights: np.ndarray  # (B*N, F+1) occupancy weights
+    context_weights: np.ndarray  # (B*N, K+1)
+    neighbours: np.ndarray  # (B*N, 4) rows of each space's neighbours (see _neighbours), -1 for none
+    decided: np.ndarray  # (B*N,) bool: a pattern-line, wall or floor space
 
 
 @functools.lru_cache(maxsize=8)
@@ -309,7 +324,10 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.stack([r.ref_ground for r in readers]),
                   np.concatenate([r._print_gain(0.0) for r in readers]),
                   np.concatenate([r.ref_tile_likeness for r in readers]),
-                  np.concatenate([r.occupancy_weights for r in readers]))
+                  np.concatenate([r.occupancy_weights for r in readers]),
+                  np.concatenate([r.context_weights for r in readers]),
+                  np.concatenate([np.where(r.neighbours >= 0, r.neighbours + k * n, -1) for k, r in enumerate(readers)]),
+                  np.concatenate([np.isin(r.kind, (PATTERN, WALL, FLOOR)) for r in readers]))
 
 
 @dataclass
@@ -318,6 +336,7 @@ class _Look:
 
     gains: np.ndarray  # (B, 3) BGR gains to the setup light
     features: np.ndarray  # (B*N, F) occupancy features
+    context: np.ndarray  # (B*N, K) the second look, with the first's occupancy (see _context)
     ground_change: np.ndarray  # (B, G)
     setup_lit: np.ndarray  # (B*N, 3) BGR of each space's middle (TOP_QUANTILE) in the setup light, for colours
     plain: np.ndarray  # (B*N, 3) its Lab in the print's light, no glare taken off
@@ -335,13 +354,78 @@ def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     smooth = smooth.reshape(boards * n, *smooth.shape[2:])
     median, top = _middle_quantiles(smooth, readers[0].middle, (50, TOP_QUANTILE))
     space_gains = np.repeat(gains, n, axis=0)
-    feats, ground_change = occupancy_features(lab, stack.ground, stack.ref)
+    feats, ground_change, delta = occupancy_features(lab, stack.ground, stack.ref)
     # How much like a tile each space's middle looks in the print's light, against the empty print and as it is:
     # a tile is bolder than the print of its own colour.
     likeness = _tile_likeness(to_lab(np.clip(median * space_gains * stack.print_gain, 0.0, 255.0)))
     features = np.column_stack([feats, likeness - stack.ref_tile_likeness, likeness])
+    context = _context(delta, _logistic(features, stack.weights), stack, boards)
     setup_lit = top * space_gains
-    return _Look(gains, features, ground_change, setup_lit, to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)))
+    return _Look(gains, features, context, ground_change, setup_lit,
+                 to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)))
+
+
+def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -> np.ndarray:
+    """(B*N, K) a space's change read again in the light of its board, given every space's first reading `first`
+    (B*N,) from its own patch. `delta` is the L*a*b* change (3, B*N, P, P) against the empty boards.
+
+    A neighbour's tile darkens the side of an empty space next to it (its shadow, its side face seen obliquely):
+    that darkening is set apart from darkening beside empty neighbours. And every tile on a board changes its
+    space in the same way, set by where the lamp and the camera are (which bevel edge is lit, which side face and
+    shadow show): the mean change over the board's clear tiles is a template, and a tile on its own printed colour,
+    which changes its space little, still changes it in that shape (tuning seeds: most wall errors were yellow
+    and black tiles on their own print, and empty spaces among tiles)."""
+    n, p = delta.shape[1], delta.shape[2]
+    b = max(2, int(round(p * 0.2)))
+    rows, cols = delta[0].sum(axis=2), delta[0].sum(axis=1)  # (N, P) L* change summed along rows, columns
+    strips = np.column_stack([rows[:, :b].sum(axis=1), rows[:, -b:].sum(axis=1),
+                              cols[:, :b].sum(axis=1), cols[:, -b:].sum(axis=1)]) / (10.0 * b * p)
+    has = stack.neighbours >= 0
+    beside = np.where(has, first[np.maximum(stack.neighbours, 0)], 0.0)  # neighbours' occupancy by side
+    # A space's change as a shape: less its mean per channel, to unit length (L* alone, and L*a*b*). Templates
+    # are centred, so a space's raw change dotted with one is its centred change's.
+    flat = delta.reshape(3, boards, n // boards, p * p)
+    total = flat.sum(axis=3)
+    energy = np.maximum(np.einsum("cbnm,cbnm->cbn", flat, flat) - total * total / (p * p), 0.0)
+    lum_norm = np.sqrt(energy[0]) + 1e-3  # (B, N/B)
+    lab_norm = np.sqrt(energy.sum(axis=0)) + 1e-3
+    clear = ((first > CLEAR_TILE) & stack.decided).reshape(boards, -1)
+    lum = (clear / lum_norm)[:, None] @ flat[0]  # (B, 1, M): the sum of the clear tiles' unit shapes
+    lab = (clear / lab_norm)[None, :, None] @ flat  # (3, B, 1, M)
+    lum -= lum.mean(axis=2, keepdims=True)
+    lab -= lab.mean(axis=3, keepdims=True)
+    made = clear.sum(axis=1) >= TEMPLATE_TILES  # boards with a template
+    lum *= (made / (np.sqrt(np.sum(lum * lum, axis=(1, 2))) + 1e-6))[:, None, None]
+    lab *= (made / (np.sqrt(np.sum(lab * lab, axis=(0, 2, 3))) + 1e-6))[None, :, None, None]
+    like_lum = ((flat[0] @ lum.transpose(0, 2, 1))[..., 0] / lum_norm).ravel()
+    like_lab = ((flat @ lab.transpose(0, 1, 3, 2))[..., 0].sum(axis=0) / lab_norm).ravel()
+    return np.column_stack([
+        beside.sum(axis=1),
+        (beside * strips).sum(axis=1),
+        ((1 - beside) * has * strips).sum(axis=1),
+        np.where(beside < 0.5, strips, 0.0).min(axis=1),
+        np.log(first + 1e-4) - np.log(1 - first + 1e-4),
+        like_lum,
+        like_lab,
+    ]).astype(np.float32)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / (np.linalg.norm(v) + 1e-6)
+
+
+def _neighbours(spaces: list[Space]) -> np.ndarray:
+    """(N, 4) the index of the space above, below, left and right of each pattern-line, wall and floor space
+    (-1: none), a pitch apart on the print (the arrow column between pattern lines and wall is wider)."""
+    out = -np.ones((len(spaces), 4), int)
+    placed = [i for i, s in enumerate(spaces) if s.kind in (PATTERN, WALL, FLOOR)]
+    for i in placed:
+        for j in placed:
+            du, dv = (spaces[j].u - spaces[i].u) / spaces[i].side, (spaces[j].v - spaces[i].v) / spaces[i].side
+            for side, (along, across) in enumerate(((-dv, du), (dv, du), (-du, dv), (du, dv))):
+                if 0.5 < along < 1.6 and abs(across) < 0.3:
+                    out[i, side] = j
+    return out
 
 
 @dataclass(frozen=True)
@@ -386,8 +470,10 @@ def _inner(patches: np.ndarray) -> np.ndarray:
     return patches[:, lo:hi, lo:hi]
 
 
-def occupancy_features(lab: np.ndarray, ground: np.ndarray, ref: ReferenceStats) -> tuple[np.ndarray, np.ndarray]:
-    """(N, F) features of change against the reference per space, and the ground patches' median change (B, G);
+def occupancy_features(lab: np.ndarray, ground: np.ndarray,
+                       ref: ReferenceStats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N, F) features of change against the reference per space, the ground patches' median change (B, G) and
+    the change itself (3, N, P, P);
     `lab` is the frame's L*a*b* planes (3, N, P, P) of B boards' spaces, board after board, `ground` (B, G) the
     rows of each board's ground spaces.
 
@@ -428,7 +514,7 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray, ref: ReferenceStats)
         # A tile on its own printed colour keeps the hue; what changes is the motif's place and the gloss.
         np.log1p(_quantiles(hue, (50,))[0] / noise),
     ]).astype(np.float32)
-    return feats, ground_change
+    return feats, ground_change, delta
 
 
 def _edge_features(dl: np.ndarray, edge_change: np.ndarray) -> list[np.ndarray]:
@@ -459,6 +545,17 @@ WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
     [1.820, 4.576, 1.761, 3.656, 2.508, 6.748, 4.811, -4.543, -2.658, -3.135, 3.410, 0.100, -3.695, -1.107, -4.394, 1.522, 1.544, -2.563, 2.229, 4.090, 0.586],
 ], np.float32)
 ANY_WALL_WEIGHTS = np.array([2.380, 16.545, -3.806, 8.155, 0.473, 3.590, 3.294, -2.355, -0.440, -8.996, 3.079, -1.691, -1.715, 1.700, -4.652, -2.395, -1.571, -5.110, -0.613, 4.036, -2.817], np.float32)
+# Logistic weights over BoardReader.context_inputs (last entry: bias), fitted on renders of every look (tuning
+# seeds 0-63 and 400-559, random resolutions, 4-6 frames each): wall spaces by printed colour, then cream spaces.
+CONTEXT_WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
+    [0.592, 0.741, 1.894, -8.235, 1.001, 5.127, 4.275, -4.514],
+    [-0.517, 0.650, -1.950, -3.205, 1.043, 0.224, 7.756, -2.182],
+    [0.529, 0.695, -1.409, -5.006, 0.845, 0.652, 11.221, -6.541],
+    [0.434, 0.689, -0.665, -6.748, 0.707, 0.631, 8.642, -3.985],
+    [0.313, 0.822, -1.620, -2.607, 1.171, -1.141, 7.647, -3.733],
+], np.float32)
+CONTEXT_CREAM_WEIGHTS = np.array([-0.114, 0.474, -0.191, -2.683, 1.056, 2.300, 2.445, -0.495], np.float32)
+CONTEXT_NONE = np.array([0, 0, 0, 0, 1, 0, 0, 0], np.float32)  # the first reading stands (the gray wall, ground)
 CREAM_WEIGHTS = np.array([3.216, 0.039, 1.008, 5.686, -3.878, 1.161, -1.081, -5.449, -0.436, -6.008, 2.490, -2.323, 0.892, 2.131, -0.769, 1.881, 6.760, 1.400, -0.479, 1.645, -6.206], np.float32)
 
 

@@ -92,4 +92,9 @@ def test_the_occupancy_inputs_are_what_the_reading_weighs():
     reading = board.reader.read(main, board.score.sample(frame), ColourModel.default(), 0.0)
     inputs = board.reader.occupancy_inputs(main)
     assert inputs.shape[1] == board.reader.occupancy_weights.shape[1] - 1
-    assert np.allclose(board_reader._logistic(inputs, board.reader.occupancy_weights), reading.occupancy)
+    first = board_reader._logistic(inputs, board.reader.occupancy_weights)
+    context = board.reader.context_inputs(main)
+    assert context.shape[1] == board.reader.context_weights.shape[1] - 1
+    # The second reading takes the first's log-odds among its inputs.
+    assert np.allclose(context[:, 4], np.log(first + 1e-4) - np.log(1 - first + 1e-4), atol=1e-3)
+    assert np.allclose(board_reader._logistic(context, board.reader.context_weights), reading.occupancy)
