@@ -97,13 +97,15 @@ def tables_along(state: GameState, moves: tuple[Move, ...]) -> list[TableModel]:
     return tables
 
 
-def histories_to(state: GameState, target: TableModel, depth: int = 3) -> list[Hypothesis]:
-    """Every sequence of 1 to `depth` legal moves from `state` that ends at exactly `target`.
+def histories_like(state: GameState, target: TableModel, depth: int = 3) -> list[Hypothesis]:
+    """Every sequence of 1 to `depth` legal moves from `state` that ends with the boards and factory displays of
+    `target` (the centre may differ).
 
     The beam search keeps only the likeliest few partial sequences, so it may find one of two histories that end
-    at the same table (blue from a display, then from the centre, or the other way round) and not the other;
-    this search is complete. Tiles only ever leave the displays and only ever fill the boards during the offer,
-    so a partial sequence whose table is not on the way to `target` is dropped at once."""
+    at the same table (blue from a display, then from the centre, or the other way round) and not the other, or
+    miss the one whose leftovers explain the centre; this search is complete. Tiles only ever leave the displays
+    and only ever fill the boards during the offer, so a partial sequence whose table is not on the way to
+    `target` is dropped at once."""
     found: list[Hypothesis] = []
     frontier: list[tuple[GameState, TableModel, tuple[Move, ...]]] = [(state, table_model(state), ())]
     for level in range(depth):
@@ -118,7 +120,7 @@ def histories_to(state: GameState, target: TableModel, depth: int = 3) -> list[H
                 if not _on_the_way(after, target):
                     continue
                 sequence = moves + (m,)
-                if after == target:
+                if after.boards == target.boards and after.factories == target.factories:
                     found.append(Hypothesis(after, sequence, prior=EXTRA_MOVE_PRIOR * level))
                 if level + 1 < depth:
                     grown.append((position, after, sequence))

@@ -22,7 +22,7 @@ from tracker.game import Game
 from tracker.hypotheses import (
     Hypothesis,
     changed_regions,
-    histories_to,
+    histories_like,
     illegal_hypotheses,
     legal_hypotheses,
     movers,
@@ -271,10 +271,9 @@ class MoveTracker:
             self._last_offer_key, self._last_offer_at = key, now
             self._last_offer_waiting = f"not sure yet: '{what}' or '{other}'"
             return [], self._last_offer_waiting
-        hidden = [r for r in changed_regions(committed_table, best.table)
-                  if _is_hidden(evidence, r) and not (best.legal and self._read_lately(r, best.table, unsteady))]
+        hidden = self._hidden(evidence, committed_table, best, unsteady)
         if hidden:
-            return [], f"waiting for {_region_name(hidden[0])} to be in view and still"
+            return [], hidden
         unfit = self._misfit(evidence, committed_table, best)
         if unfit:
             self._last_offer_key, self._last_offer_at = key, now
@@ -291,12 +290,18 @@ class MoveTracker:
             return [], None
         self._illegal_seen = None
         if len(best.moves) > 1:
-            # The table is clear; which history led to it may not be (searched only now: it is rare).
-            best, rival, margin = self._history(state, best)
+            # The table is clear enough; which history led to it may not be (searched only now: it is rare).
+            chosen, rival, margin = self._history(state, best, scorer)
+            why = None
             if margin < self.settings.margin:
-                self._last_offer_key, self._last_offer_at = key, now
-                self._last_offer_waiting = f"not sure yet: '{best.describe(state)}' or '{rival.describe(state)}'"
-                return [], self._last_offer_waiting
+                why = f"not sure yet: '{chosen.describe(state)}' or '{rival.describe(state)}'"
+            elif chosen.table != best.table:
+                why = self._hidden(evidence, committed_table, chosen, unsteady) or \
+                    self._misfit(evidence, committed_table, chosen)
+            if why:
+                self._last_offer_key, self._last_offer_at, self._last_offer_waiting = key, now, why
+                return [], why
+            best = chosen
         described = best.describe(state)
         for move in best.moves:
             self.game.play(move)
@@ -314,18 +319,29 @@ class MoveTracker:
         self._seen.append((signature, evidence))
         del self._seen[:-SEEN_VIEWS]
 
-    def _history(self, state: GameState, best: Hypothesis) -> tuple[Hypothesis, Hypothesis | None, float]:
-        """Which legal move history from `state` led to `best`'s table: the one the views kept on the way fit
-        best (a view where display 1 is empty but display 2 still full), with a fewer-move prior. Returns it, its
-        closest rival (None if no other history ends there) and the margin between them."""
-        histories = histories_to(state, best.table, self.settings.depth)
+    def _hidden(self, evidence: TableEvidence, committed: TableModel, best: Hypothesis, unsteady: frozenset[Region]
+                ) -> str | None:
+        """Why a region `best` changes does not count yet, or None when every one does."""
+        hidden = [r for r in changed_regions(committed, best.table)
+                  if _is_hidden(evidence, r) and not (best.legal and self._read_lately(r, best.table, unsteady))]
+        return f"waiting for {_region_name(hidden[0])} to be in view and still" if hidden else None
+
+    def _history(self, state: GameState, best: Hypothesis, scorer: Scorer
+                 ) -> tuple[Hypothesis, Hypothesis | None, float]:
+        """Which legal move history from `state` led to `best`'s boards and displays (the beam search keeps only
+        the likeliest few, and may have dropped the true one: another order, the same tiles from the centre
+        instead of a display): the one that fits the view now (`scorer`) and the views kept on the way best (a view
+        where display 1 is empty but display 2 still full), with a fewer-move prior. Returns it, its closest rival
+        (None if no other history ends so) and the margin between them."""
+        histories = histories_like(state, best.table, self.settings.depth)
         if len(histories) < 2:
             return best, None, float("inf")
-        scorers = [Scorer(view) for _, view in self._seen]
+        now = _view_signature(scorer.evidence)
+        scorers = [Scorer(view) for signature, view in self._seen if signature != now]
 
         def fit(h: Hypothesis) -> float:
             tables = tables_along(state, h.moves)
-            return h.prior + sum(max(scorer.table(t) for t in tables) for scorer in scorers)
+            return h.prior + scorer.table(h.table) + sum(max(s.table(t) for t in tables) for s in scorers)
 
         ranked = sorted(((fit(h), h) for h in histories), key=lambda item: item[0], reverse=True)
         (top, chosen), (second, rival) = ranked[:2]
@@ -369,21 +385,23 @@ class MoveTracker:
             if not found:
                 continue
             best = max(found, key=lambda h: _score(h, scorer))
-            if (
-                scorer.table(best.table) >= max_loglik(evidence) - 1e-9
-                and _score(best, scorer) - best_now >= self.settings.margin
-                and list(best.moves[:back]) != committed_moves
-                and not any(_is_hidden(evidence, r) and not self._read_lately(r, best.table, unsteady)
-                            for r in changed_regions(table_model(before), best.table))
-            ):
+
+            def due(h: Hypothesis, back=back, before=before, committed_moves=committed_moves) -> bool:
+                return (
+                    scorer.table(h.table) >= max_loglik(evidence) - 1e-9
+                    and _score(h, scorer) - best_now >= self.settings.margin
+                    and list(h.moves[:back]) != committed_moves
+                    and not self._hidden(evidence, table_model(before), h, unsteady)
+                )
+
+            if due(best):
                 if len(best.moves) > 1:
                     # Two histories from `before` may end at this table: the views kept must tell them apart.
-                    best, rival, margin = self._history(before, best)
+                    best, rival, margin = self._history(before, best, scorer)
                     if margin < self.settings.margin:
                         return [], (f"not sure yet: '{best.describe(before)}' or '{rival.describe(before)}' (in "
                                     f"place of the last {back} move(s))")
-                    if list(best.moves[:back]) == committed_moves or \
-                            _score(best, scorer) - best_now < self.settings.margin:
+                    if not due(best):
                         return [], None  # the views say the committed moves may have been right after all
                 described = best.describe(before)
                 events = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(before, best.moves)]

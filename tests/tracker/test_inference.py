@@ -702,20 +702,20 @@ def _blue_twice():
     return truth, game, (move(0, BLUE, 0), move(1, BLUE, 0))
 
 
-def test_two_histories_to_the_same_table_are_both_found():
-    from tracker.hypotheses import histories_to
+def test_two_histories_like_the_same_table_are_both_found():
+    from tracker.hypotheses import histories_like
     from tracker.table_model import table_model
 
     truth, _, moves = _blue_twice()
     start = truth.copy()
     for m in moves:
         truth.play(m)
-    found = histories_to(start, table_model(truth))
+    found = histories_like(start, table_model(truth))
     assert {h.moves for h in found} == {moves, moves[::-1]}
 
 
 @pytest.mark.parametrize("other_way_round", [False, True])
-def test_a_view_on_the_way_tells_two_histories_to_the_same_table_apart(other_way_round):
+def test_a_view_on_the_way_tells_two_histories_like_the_same_table_apart(other_way_round):
     truth, game, (first, second) = _blue_twice()
     if other_way_round:
         first, second = second, first
@@ -731,7 +731,7 @@ def test_a_view_on_the_way_tells_two_histories_to_the_same_table_apart(other_way
     assert game.state == truth and moves == [(0, first.source), (1, second.source)]
 
 
-def test_two_histories_to_the_same_table_with_nothing_seen_between_wait_for_a_person():
+def test_two_histories_like_the_same_table_with_nothing_seen_between_wait_for_a_person():
     truth, game, (first, second) = _blue_twice()
     tracker = MoveTracker(game)
     table = Table(tracker, truth)
