@@ -148,6 +148,7 @@ class TableRecognizer:
         # (tuning seeds 0-7 at 720p: regions right 89.4 % learned, 90.9 % from the proportions).
         self.factories = RegionCounter(np.concatenate(grids), inside, self.frame_size)
         self.display_grids = np.concatenate(grids)
+        self._displays = [(f.center, f.radius) for f in profile.factories]
         self.rims: RimWatcher | None = None  # the displays' rims, once the bare table is known
         mean_r = float(np.mean([f.radius for f in profile.factories]))
         centre_info = setup.get("center") or {}
@@ -203,9 +204,17 @@ class TableRecognizer:
 
     def _use_empty(self, displays: np.ndarray, centre: np.ndarray, glare: np.ndarray | None = None) -> None:
         self.factories.set_empty(displays, glare=glare)
-        self.rims = RimWatcher(self.display_grids, displays, self.frame_size)
+        self.rims = RimWatcher(self.display_grids, displays, self.frame_size, self._displays, self._planes())
         # The centre has no card of its own to measure the light by: the displays round it have.
         self.centre.set_empty(centre[None], np.median(self.factories.print_gain, axis=0))
+
+    def _planes(self) -> list[BoardGeometry | None]:
+        """Per display, the nearest board's geometry: its units are the table's plane (None without boards)."""
+        middles = [b.geometry.corners.mean(axis=0) for b in self.boards]
+        if not middles:
+            return [None] * len(self._displays)
+        return [self.boards[int(np.argmin([np.hypot(*(m - np.asarray(c))) for m in middles]))].geometry
+                for c, _ in self._displays]
 
     def set_board_corners(self, index: int, corners) -> None:
         """A board moved (markers or tracking found its new pose): rebuild its sampling grids, keep its reference."""
