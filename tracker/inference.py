@@ -402,7 +402,7 @@ class MoveTracker:
                         return [], (f"not sure yet: '{best.describe(before)}' or '{rival.describe(before)}' (in "
                                     f"place of the last {back} move(s))")
                     if not due(best):
-                        return [], None  # the views say the committed moves may have been right after all
+                        return [], None  # the history the views favour is not one to correct to
                 described = best.describe(before)
                 events = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(before, best.moves)]
                 self.game.correct(back, events, reason=f"re-checked against a clearer view: {described}")

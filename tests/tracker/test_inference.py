@@ -772,3 +772,26 @@ def test_a_misread_move_is_corrected_only_to_a_history_the_views_tell_apart(othe
     else:
         assert moves == [(0, first.source, COLOUR_NAMES[misread])], "a correction guessed"
         assert status.waiting.startswith("not sure yet:") and "in place of the last 1 move(s)" in status.waiting
+
+
+def test_histories_to_the_same_boards_and_displays_are_told_apart_by_the_centre():
+    # Player 1 takes the black of display 5 and Player 2 the blue of the centre onto a full floor line, or
+    # Player 1 the black of the centre and Player 2 the blue of display 5: the boards and displays end the same,
+    # only the centre (where the leftovers went) tells them apart.
+    from tracker.hypotheses import histories_like
+    from tracker.table_model import table_model
+
+    truth, game, rng = started(seed=21)
+    for _ in range(6):
+        m = truth.legal_moves()[rng.randrange(len(truth.legal_moves()))]
+        truth.play(m)
+        game.play(m)
+    played = (move(4, BLACK, 1), move(CENTRE, BLUE, FLOOR))
+    other = (move(CENTRE, BLACK, 1), move(4, BLUE, FLOOR))
+    start = truth.copy()
+    for m in played:
+        truth.play(m)
+    assert {h.moves for h in histories_like(start, table_model(truth))} == {played, other}
+    Table(MoveTracker(game), truth).frames(6)
+    assert [(e["factory"], e["color"]) for e in game.record.events_in_force()[-2:]] == [(4, "black"), (None, "blue")]
+    assert game.state == truth
