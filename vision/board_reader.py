@@ -3,6 +3,8 @@
 Occupancy is a change against the empty-board reference captured at setup: per pixel colour difference in L*a*b*
 after the light is normalised on the board's own print. A tile changes its space by more than its colour: bevel
 highlights, side faces, a shadow, a small offset, so even a tile on its own printed colour (colored wall) shows.
+Each space is read twice: first from its own patch, then again in the light of its board (_context): its
+neighbours' first readings and the board's own template of how a tile changes its space.
 Colour is decided only where the rules leave a choice: pattern lines (one colour per line, so the slots vote)
 and the floor (5 colours or the first-player marker). Wall spaces are occupied-or-not. Colours are judged in the
 light of the board's own print: each space is divided by its empty cream print at setup (after the lamp's glare
@@ -313,6 +315,7 @@ class _Stack:
     context_weights: np.ndarray  # (B*N, K+1)
     neighbours: np.ndarray  # (B*N, 4) rows of each space's neighbours (see _neighbours), -1 for none
     decided: np.ndarray  # (B*N,) bool: a pattern-line, wall or floor space
+    strip_masks: np.ndarray  # (P*P, 4) the means of a patch's border strips, in _edge_features's order, / 10
 
 
 @functools.lru_cache(maxsize=8)
@@ -327,7 +330,8 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r.occupancy_weights for r in readers]),
                   np.concatenate([r.context_weights for r in readers]),
                   np.concatenate([np.where(r.neighbours >= 0, r.neighbours + k * n, -1) for k, r in enumerate(readers)]),
-                  np.concatenate([np.isin(r.kind, (PATTERN, WALL, FLOOR)) for r in readers]))
+                  np.concatenate([np.isin(r.kind, (PATTERN, WALL, FLOOR)) for r in readers]),
+                  _strip_masks(readers[0].patch))
 
 
 @dataclass
@@ -376,16 +380,14 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
     which changes its space little, still changes it in that shape (tuning seeds: most wall errors were yellow
     and black tiles on their own print, and empty spaces among tiles)."""
     n, p = delta.shape[1], delta.shape[2]
-    b = max(2, int(round(p * 0.2)))
-    rows, cols = delta[0].sum(axis=2), delta[0].sum(axis=1)  # (N, P) L* change summed along rows, columns
-    strips = np.column_stack([rows[:, :b].sum(axis=1), rows[:, -b:].sum(axis=1),
-                              cols[:, :b].sum(axis=1), cols[:, -b:].sum(axis=1)]) / (10.0 * b * p)
+    # Sums as products with masks: numpy's reductions over a patch's short rows cost several times more.
+    strips = delta[0].reshape(n, -1) @ stack.strip_masks  # (N, 4) mean L* change of each side's border strip
+    total = (delta.reshape(3 * n, -1) @ np.ones(p * p, np.float32)).reshape(3, boards, -1)  # per channel
     has = stack.neighbours >= 0
     beside = np.where(has, first[np.maximum(stack.neighbours, 0)], 0.0)  # neighbours' occupancy by side
     # A space's change as a shape: less its mean per channel, to unit length (L* alone, and L*a*b*). Templates
     # are centred, so a space's raw change dotted with one is its centred change's.
     flat = delta.reshape(3, boards, n // boards, p * p)
-    total = flat.sum(axis=3)
     energy = np.maximum(np.einsum("cbnm,cbnm->cbn", flat, flat) - total * total / (p * p), 0.0)
     lum_norm = np.sqrt(energy[0]) + 1e-3  # (B, N/B)
     lab_norm = np.sqrt(energy.sum(axis=0)) + 1e-3
@@ -410,8 +412,12 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
     ]).astype(np.float32)
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / (np.linalg.norm(v) + 1e-6)
+def _strip_masks(p: int) -> np.ndarray:
+    """(P*P, 4) weights that take the mean of the top, bottom, left and right border strips of a patch, / 10."""
+    b = max(2, int(round(p * 0.2)))
+    masks = np.zeros((4, p, p), np.float32)
+    masks[0, :b], masks[1, -b:], masks[2, :, :b], masks[3, :, -b:] = 1.0, 1.0, 1.0, 1.0
+    return (masks.reshape(4, -1) / (10.0 * b * p)).T.copy()
 
 
 def _neighbours(spaces: list[Space]) -> np.ndarray:
