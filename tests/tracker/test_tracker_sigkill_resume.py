@@ -52,6 +52,7 @@ CHILD = textwrap.dedent(
         game = Game.new(2, log_path=log)
     tracker = MoveTracker(game)
     asked = None  # the frame the tracker last said it was not sure
+    wrong = False  # something was committed that was not played: the person would have to undo it, not answer
     with open(stream) as f:
         for index, line in enumerate(f):
             if index < start:
@@ -59,10 +60,12 @@ CHILD = textwrap.dedent(
             status = tracker.observe(json.loads(line))
             done = game.record.events_in_force()
             if [digest(e) for e in done] != [digest(e) for e in true_events[:len(done)]]:
+                wrong = True
                 print("false", index, flush=True)
             if (status.waiting or "").startswith("not sure yet"):
                 asked = index
-            if asked is not None and index - asked <= STUCK and index >= STUCK and len(done) < known[index - STUCK]:
+            if not wrong and asked is not None and index - asked <= STUCK and index >= STUCK and \
+                    len(done) < known[index - STUCK]:
                 # Asked, and stuck behind the table for STUCK frames: the person says what was played.
                 tracker.correct(0, true_events[len(done):known[index]], reason="a person answered")
                 asked = None
