@@ -150,7 +150,7 @@ class MoveTracker:
                 tiled, _, _ = self._settle(evidence, now, self.settings.tiling_rest_seconds, walls=True)
                 done, waiting = self._wall_tiling(tiled, now)
             elif phase == DEAL:
-                done, waiting = self._deal(settled, now)
+                done, waiting = self._deal(settled, now, evidence, unsteady)
             else:
                 done, waiting = [], None
             committed += done
@@ -461,7 +461,8 @@ class MoveTracker:
         return ["wall tiling: " + ", ".join(words)], None
 
     # ---- the next round's deal ---------------------------------------------------------------------
-    def _deal(self, evidence: TableEvidence, now: float) -> tuple[list[str], str | None]:
+    def _deal(self, evidence: TableEvidence, now: float, raw: TableEvidence | None = None,
+              unsteady: frozenset[Region] = frozenset()) -> tuple[list[str], str | None]:
         """Read the refill. Players often start taking tiles the moment the displays are full, so each display's
         clearest reading seen at rest with tiles on it is kept: the deal is what they held, even if one has
         since been taken from. A wrong deal would derail the whole round, so every display must have been
@@ -470,6 +471,10 @@ class MoveTracker:
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
+        # The centre is empty at a deal (the round ended when it was): tiles there mean a player took from a display,
+        # even one never read at rest before it was taken from.
+        if not evidence.centre.occluded and sum(evidence.centre.counts):
+            self._deal_taken = True
         for j, f in enumerate(evidence.factories):
             if f.occluded:
                 continue
@@ -479,11 +484,17 @@ class MoveTracker:
                 self._deal_votes.setdefault(j, Counter())[f.counts] += 1
             if sum(f.counts) and (j not in self._deal_seen or f.log_miss <= self._deal_seen[j].log_miss):
                 self._deal_seen[j] = f  # log_miss falls as vision is surer of the count
+        for kind, j in unsteady:
+            # Uncovered, but read differently from frame to frame (a tile vision sees one frame in two): each
+            # reading is a vote, never the display's clearest reading.
+            if kind == "factory" and raw is not None and sum(raw.factories[j].counts):
+                self._deal_votes.setdefault(j, Counter())[raw.factories[j].counts] += 1
         unsure = [j for j, f in sorted(self._deal_seen.items()) if f.log_miss > DEAL_LOG_MISS]
-        settled = self._settled_readings(unsure) if expected == 4 * len(state.factories) else {}
-        unsure = [j for j in unsure if j not in settled]
         unseen = [j for j in range(len(state.factories)) if j not in self._deal_seen]
-        readings = [settled.get(j, self._deal_seen[j].counts) if j in self._deal_seen else (0,) * 5
+        settled = self._settled_readings(unsure + unseen) if expected == 4 * len(state.factories) else {}
+        unsure = [j for j in unsure if j not in settled]
+        unseen = [j for j in unseen if j not in settled]
+        readings = [settled.get(j, self._deal_seen[j].counts if j in self._deal_seen else (0,) * 5)
                     for j in range(len(state.factories))]
         if len(unsure) + len(unseen) == 1:
             # One display was never read clearly while it held its tiles (a hand over it, an unsure reading, then
@@ -495,12 +506,11 @@ class MoveTracker:
                 done = self._deal_with_hidden_display(evidence, others, hidden, expected - seen, now)
                 if done:
                     return done, None
-        if unsure and len(self._deal_seen) == len(state.factories):
+        if unsure and not unseen:
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         seen = sum(sum(c) for c in readings)
-        if expected == 4 * len(state.factories) and len(self._deal_seen) == len(state.factories) and \
-                any(sum(c) != 4 for c in readings):
-            readings, unclear = self._full_displays()
+        if expected == 4 * len(state.factories) and not unseen and any(sum(c) != 4 for c in readings):
+            readings, unclear = self._full_displays(settled)
             if unclear is not None:
                 return [], f"waiting for a clearer view of factory display {unclear + 1}"
             seen = expected
@@ -526,17 +536,27 @@ class MoveTracker:
         settled = {}
         for j in unsure:
             votes = self._deal_votes.get(j, Counter())
-            counts, n = votes.most_common(1)[0] if votes else ((), 0)
-            if sum(counts) == 4 and n >= DEAL_VOTES and n >= DEAL_AGREEMENT * sum(votes.values()):
-                settled[j] = counts
+            total = sum(votes.values())
+            if total < DEAL_VOTES:
+                continue
+            # A reading one tile short of a content agrees with it (vision misses a tile far more often than it
+            # invents one: a white tile on the display's rosette): the content nearly every reading agrees with,
+            # and that only one does, is the deal.
+            agreeing = [c for c in {c for c in votes if sum(c) == 4}
+                        if sum(n for r, n in votes.items() if _short_of(r, c)) >= DEAL_AGREEMENT * total]
+            if len(agreeing) == 1:
+                settled[j] = agreeing[0]
         return settled
 
-    def _full_displays(self) -> tuple[list[tuple[int, ...]], int | None]:
+    def _full_displays(self, settled: dict[int, tuple[int, ...]]) -> tuple[list[tuple[int, ...]], int | None]:
         """Every display was dealt 4 tiles (the bag had enough): per display, the 4-tile content its reading
         explains best, weighing each colour's miss by how sure vision was of that colour. A display where the
         best beats the runner-up by less than the deal margin is unclear (the index of the first is returned)."""
         out = []
-        for j in sorted(self._deal_seen):
+        for j in range(len(self.state.factories)):
+            if j in settled:
+                out.append(settled[j])
+                continue
             f = self._deal_seen[j]
             if sum(f.counts) == 4:
                 out.append(f.counts)
@@ -645,6 +665,11 @@ DEAL_VOTES, DEAL_AGREEMENT = 10, 0.8  # readings of an unsure display, and their
 # Distinct views kept since the last commit: enough for the few moves the camera may miss and a misread or two on
 # the way, bounded so a long wait keeps memory flat.
 SEEN_VIEWS = 12
+
+
+def _short_of(reading: tuple[int, ...], content: tuple[int, ...]) -> bool:
+    """Whether `reading` is `content`, or `content` with one tile missed."""
+    return all(r <= c for r, c in zip(reading, content)) and sum(content) - sum(reading) <= 1
 
 
 def _score(h: Hypothesis, scorer: Scorer) -> float:
