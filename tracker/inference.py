@@ -84,6 +84,13 @@ class TrackerSettings:
     unsteady_window: float = 1.0
 
 
+@dataclass(frozen=True)
+class _ProvisionalDeal:
+    round: int
+    display: int
+    contents: tuple[tuple[int, ...], ...]  # what the display may have held, the one dealt first
+
+
 @dataclass
 class _RegionWatch:
     signature: object = None
@@ -105,6 +112,8 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
+    # A display dealt with a guessed fourth tile (vision never saw it), and what else it may have held.
+    _provisional: _ProvisionalDeal | None = None
     # The wall tiling as last seen per board, while the round's tiling is followed: a board seen tiled stays tiled
     # while it is covered (hands reach across the table while the others tile).
     _tiled_round: int = -1
@@ -255,6 +264,8 @@ class MoveTracker:
         committed_table = hypotheses[0].table
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
             recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady)
+            if not recheck and not unsure:
+                recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady)
             if recheck:
                 return recheck, None
             if unsure:
@@ -506,13 +517,19 @@ class MoveTracker:
                 done = self._deal_with_hidden_display(evidence, others, hidden, expected - seen, now)
                 if done:
                     return done, None
-        if unsure and not unseen:
+        if unsure and not unseen and (len(unsure) > 1 or not self._deal_taken):
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         seen = sum(sum(c) for c in readings)
-        if expected == 4 * len(state.factories) and not unseen and any(sum(c) != 4 for c in readings):
-            readings, unclear = self._full_displays(settled)
-            if unclear is not None:
-                return [], f"waiting for a clearer view of factory display {unclear + 1}"
+        provisional = None
+        if expected == 4 * len(state.factories) and not unseen and (unsure or any(sum(c) != 4 for c in readings)):
+            completed, unclear = self._full_displays(settled)
+            unclear = sorted({*unclear, *unsure})
+            if unclear:
+                provisional = self._guess_display(completed, unclear)
+                if provisional is None:
+                    return [], f"waiting for a clearer view of factory display {unclear[0] + 1}"
+                completed[provisional.display] = provisional.contents[0]
+            readings = completed
             seen = expected
         if seen != expected or any(sum(c) > 4 for c in readings):
             return [], f"waiting for the factory displays to be refilled ({seen} of {expected} tiles seen)"
@@ -524,6 +541,10 @@ class MoveTracker:
                 self.alert = Alert(None, "deal", f"this deal is impossible: {err}", now)
             return [], None
         self.alert = None
+        if provisional is not None:
+            self._provisional = dataclasses.replace(provisional, round=self.state.round)
+            return [f"round {self.state.round} dealt (one tile of factory display {provisional.display + 1} was "
+                    f"never seen: the move that takes from it will tell its colour)"], None
         return [f"round {self.state.round} dealt"], None
 
     def _settled_readings(self, unsure: list[int]) -> dict[int, tuple[int, ...]]:
@@ -548,11 +569,11 @@ class MoveTracker:
                 settled[j] = agreeing[0]
         return settled
 
-    def _full_displays(self, settled: dict[int, tuple[int, ...]]) -> tuple[list[tuple[int, ...]], int | None]:
+    def _full_displays(self, settled: dict[int, tuple[int, ...]]) -> tuple[list[tuple[int, ...]], list[int]]:
         """Every display was dealt 4 tiles (the bag had enough): per display, the 4-tile content its reading
         explains best, weighing each colour's miss by how sure vision was of that colour. A display where the
-        best beats the runner-up by less than the deal margin is unclear (the index of the first is returned)."""
-        out = []
+        best beats the runner-up by less than the deal margin is unclear (its index is listed)."""
+        out, unclear = [], []
         for j in range(len(self.state.factories)):
             if j in settled:
                 out.append(settled[j])
@@ -566,9 +587,89 @@ class MoveTracker:
                             reverse=True)
             best, second = (sum(abs(a - b) * m for a, b, m in zip(c, f.counts, miss)) for c in ranked[:2])
             if best - second < self.settings.deal_margin:
-                return [], j
+                unclear.append(j)
             out.append(ranked[0])
-        return out, None
+        return out, unclear
+
+    def _guess_display(self, completed: list[tuple[int, ...]], unclear: list[int]) -> _ProvisionalDeal | None:
+        """Play has begun and one display is still read a tile short every time (a tile vision never sees, such
+        as a white one on the display's rosette): waiting would stall the round. It is dealt with the colour the
+        bag most likely gave, the other colours its readings agree with kept: the view after the move that
+        takes from it tells which it was (_recheck_deal)."""
+        if not self._deal_taken or len(unclear) != 1:
+            return None
+        j = unclear[0]
+        reading = self._deal_seen[j].counts
+        votes = self._deal_votes.get(j, Counter())
+        total = sum(votes.values())
+        if sum(reading) != 3 or total < DEAL_VOTES:
+            return None
+        pool = [b + lid for b, lid in zip(self.state.bag, self.state.lid)]
+        for k, counts in enumerate(completed):
+            if k != j:
+                pool = [p - n for p, n in zip(pool, counts)]
+        options = []
+        for colour in range(5):
+            content = tuple(n + (c == colour) for c, n in enumerate(reading))
+            agree = sum(n for r, n in votes.items() if _short_of(r, content))
+            if agree >= DEAL_AGREEMENT * total and all(p >= n for p, n in zip(pool, content)):
+                options.append((pool[colour], content))
+        if not options:
+            return None
+        options.sort(reverse=True)
+        return _ProvisionalDeal(self.state.round, j, tuple(content for _, content in options))
+
+    def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float,
+                      unsteady: frozenset[Region]) -> list[str]:
+        """The display dealt with a guessed tile has been taken from and nothing explains the view: deal it with
+        each other content it may have held, play the round's moves again, and if one of them (and the moves since)
+        explains everything in view clearly better, replace the round (a logged correction)."""
+        state, provisional, record = self.state, self._provisional, self.game.record
+        if provisional is None or provisional.round != state.round or state.phase != OFFER:
+            return []
+        seen = evidence.factories[provisional.display]
+        if seen.occluded or sum(seen.counts) >= 3:
+            return []  # not taken from yet: nothing tells its tiles apart
+        events = record.events_in_force()
+        start = max(i for i, e in enumerate(events) if e["type"] == "deal")
+        back = len(events) - start
+        if back > record.undoable:
+            return []
+        before = record.state_before(back)
+        options = []
+        for content in provisional.contents:
+            deal = [list(f) for f in events[start]["factories"]]
+            deal[provisional.display] = [COLOUR_NAMES[c] for c in range(5) for _ in range(content[c])]
+            replayed = before.copy()
+            try:
+                replayed.deal(deal)
+                for e in events[start + 1:]:
+                    replayed.play(Move.from_json(e), e["player"])
+            except (InvalidDeal, IllegalMove):
+                continue
+            best = max(legal_hypotheses(replayed, scorer, depth=2), key=lambda h: _score(h, scorer))
+            options.append((_score(best, scorer), content, deal, best, replayed))
+        options.sort(key=lambda o: o[0], reverse=True)
+        if not options or options[0][2] == events[start]["factories"]:
+            return []
+        score, content, deal, best, replayed = options[0]
+        if (
+            scorer.table(best.table) < max_loglik(evidence) - 1e-9
+            or (len(options) > 1 and score - options[1][0] < self.settings.margin)
+            or score - best_now < self.settings.margin
+            or any(_is_hidden(evidence, r) and not self._read_lately(r, best.table, unsteady)
+                   for r in changed_regions(table_model(replayed), best.table))
+        ):
+            return []
+        moves = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(replayed, best.moves)]
+        held = ", ".join(f"{n} {COLOUR_NAMES[c]}" for c, n in enumerate(content) if n)
+        self.game.correct(back, [{"type": "deal", "factories": deal}, *events[start + 1:], *moves],
+                          reason=f"factory display {provisional.display + 1} held {held}, as the move that took "
+                                 f"from it shows")
+        self._provisional = None
+        self.alert = None
+        return [f"corrected the deal: factory display {provisional.display + 1} held {held}",
+                *(best.describe(replayed).split("; ") if best.moves else [])]
 
     def _deal_with_hidden_display(
         self, evidence: TableEvidence, readings: list[tuple[int, ...]], hidden: int, missing: int, now: float
