@@ -84,13 +84,6 @@ class TrackerSettings:
     unsteady_window: float = 1.0
 
 
-@dataclass(frozen=True)
-class _ProvisionalDeal:
-    round: int
-    display: int
-    contents: tuple[tuple[int, ...], ...]  # what the display may have held, the one dealt first
-
-
 @dataclass
 class _RegionWatch:
     signature: object = None
@@ -112,8 +105,6 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
-    # A display dealt with a guessed fourth tile (vision never saw it), and what else it may have held.
-    _provisional: _ProvisionalDeal | None = None
     # The wall tiling as last seen per board, while the round's tiling is followed: a board seen tiled stays tiled
     # while it is covered (hands reach across the table while the others tile).
     _tiled_round: int = -1
@@ -520,30 +511,29 @@ class MoveTracker:
         if unsure and not unseen and (len(unsure) > 1 or not self._deal_taken):
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         seen = sum(sum(c) for c in readings)
-        provisional = None
+        unseen_tile = None
         if expected == 4 * len(state.factories) and not unseen and (unsure or any(sum(c) != 4 for c in readings)):
             completed, unclear = self._full_displays(settled)
             unclear = sorted({*unclear, *unsure})
             if unclear:
-                provisional = self._guess_display(completed, unclear)
-                if provisional is None:
+                guess = self._guess_display(completed, unclear)
+                if guess is None:
                     return [], f"waiting for a clearer view of factory display {unclear[0] + 1}"
-                completed[provisional.display] = provisional.contents[0]
+                completed[unclear[0]], unseen_tile = guess
             readings = completed
             seen = expected
         if seen != expected or any(sum(c) > 4 for c in readings):
             return [], f"waiting for the factory displays to be refilled ({seen} of {expected} tiles seen)"
         deal = [[c for c in range(5) for _ in range(counts[c])] for counts in readings]
         try:
-            self.game.deal(deal)
+            self.game.deal(deal, unseen_tile)
         except RecordError as err:
             if self.alert is None or self.alert.reason != str(err):
                 self.alert = Alert(None, "deal", f"this deal is impossible: {err}", now)
             return [], None
         self.alert = None
-        if provisional is not None:
-            self._provisional = dataclasses.replace(provisional, round=self.state.round)
-            return [f"round {self.state.round} dealt (one tile of factory display {provisional.display + 1} was "
+        if unseen_tile is not None:
+            return [f"round {self.state.round} dealt (one tile of factory display {unseen_tile['factory'] + 1} was "
                     f"never seen: the move that takes from it will tell its colour)"], None
         return [f"round {self.state.round} dealt"], None
 
@@ -591,11 +581,13 @@ class MoveTracker:
             out.append(ranked[0])
         return out, unclear
 
-    def _guess_display(self, completed: list[tuple[int, ...]], unclear: list[int]) -> _ProvisionalDeal | None:
+    def _guess_display(self, completed: list[tuple[int, ...]], unclear: list[int]
+                       ) -> tuple[tuple[int, ...], dict] | None:
         """Play has begun and one display is still read a tile short every time (a tile vision never sees, such
         as a white one on the display's rosette): waiting would stall the round. It is dealt with the colour the
         bag most likely gave, the other colours its readings agree with kept: the view after the move that
-        takes from it tells which it was (_recheck_deal)."""
+        takes from it tells which it was (_recheck_deal). The deal's `unseen` field says so in the log, so that
+        a restarted tracker still knows."""
         if not self._deal_taken or len(unclear) != 1:
             return None
         j = unclear[0]
@@ -613,33 +605,36 @@ class MoveTracker:
             content = tuple(n + (c == colour) for c, n in enumerate(reading))
             agree = sum(n for r, n in votes.items() if _short_of(r, content))
             if agree >= DEAL_AGREEMENT * total and all(p >= n for p, n in zip(pool, content)):
-                options.append((pool[colour], content))
+                options.append((pool[colour], colour))
         if not options:
             return None
         options.sort(reverse=True)
-        return _ProvisionalDeal(self.state.round, j, tuple(content for _, content in options))
+        guess = options[0][1]
+        return (tuple(n + (c == guess) for c, n in enumerate(reading)),
+                {"factory": j, "colors": [COLOUR_NAMES[c] for _, c in options]})
 
     def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float,
                       unsteady: frozenset[Region]) -> list[str]:
         """The display dealt with a guessed tile has been taken from and nothing explains the view: deal it with
         each other content it may have held, play the round's moves again, and if one of them (and the moves since)
         explains everything in view clearly better, replace the round (a logged correction)."""
-        state, provisional, record = self.state, self._provisional, self.game.record
-        if provisional is None or provisional.round != state.round or state.phase != OFFER:
-            return []
-        seen = evidence.factories[provisional.display]
-        if seen.occluded or sum(seen.counts) >= 3:
-            return []  # not taken from yet: nothing tells its tiles apart
+        state, record = self.state, self.game.record
         events = record.events_in_force()
-        start = max(i for i, e in enumerate(events) if e["type"] == "deal")
-        back = len(events) - start
-        if back > record.undoable:
+        start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
+        unseen = events[start].get("unseen") if start is not None and state.phase == OFFER else None
+        if not unseen:
             return []
+        display, colours = unseen["factory"], unseen["colors"]
+        seen = evidence.factories[display]
+        back = len(events) - start
+        if seen.occluded or sum(seen.counts) >= 3 or back > record.undoable:
+            return []  # not taken from yet: nothing tells its tiles apart
         before = record.state_before(back)
         options = []
-        for content in provisional.contents:
+        for colour in colours:
             deal = [list(f) for f in events[start]["factories"]]
-            deal[provisional.display] = [COLOUR_NAMES[c] for c in range(5) for _ in range(content[c])]
+            deal[display] = [*deal[display], colour]
+            deal[display].remove(colours[0])
             replayed = before.copy()
             try:
                 replayed.deal(deal)
@@ -648,11 +643,11 @@ class MoveTracker:
             except (InvalidDeal, IllegalMove):
                 continue
             best = max(legal_hypotheses(replayed, scorer, depth=2), key=lambda h: _score(h, scorer))
-            options.append((_score(best, scorer), content, deal, best, replayed))
+            options.append((_score(best, scorer), deal, best, replayed))
         options.sort(key=lambda o: o[0], reverse=True)
-        if not options or options[0][2] == events[start]["factories"]:
+        if not options or options[0][1] == events[start]["factories"]:
             return []
-        score, content, deal, best, replayed = options[0]
+        score, deal, best, replayed = options[0]
         if (
             scorer.table(best.table) < max_loglik(evidence) - 1e-9
             or (len(options) > 1 and score - options[1][0] < self.settings.margin)
@@ -662,13 +657,11 @@ class MoveTracker:
         ):
             return []
         moves = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(replayed, best.moves)]
-        held = ", ".join(f"{n} {COLOUR_NAMES[c]}" for c, n in enumerate(content) if n)
+        held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])
         self.game.correct(back, [{"type": "deal", "factories": deal}, *events[start + 1:], *moves],
-                          reason=f"factory display {provisional.display + 1} held {held}, as the move that took "
-                                 f"from it shows")
-        self._provisional = None
+                          reason=f"factory display {display + 1} held {held}, as the move that took from it shows")
         self.alert = None
-        return [f"corrected the deal: factory display {provisional.display + 1} held {held}",
+        return [f"corrected the deal: factory display {display + 1} held {held}",
                 *(best.describe(replayed).split("; ") if best.moves else [])]
 
     def _deal_with_hidden_display(

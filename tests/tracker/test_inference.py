@@ -722,8 +722,10 @@ def test_a_display_always_read_a_tile_short_is_dealt_with_a_guess_that_the_move_
     # move that takes from it corrects the deal, in the log.
     truth, game, _, feed = _unsure_display_game(_miss_a_tile(every=1))
     held = sorted(COLOUR_NAMES[c] for c, n in truth.factories[1].items() for _ in range(n))
-    guessed = next(e for e in game.record.events_in_force() if e["type"] == "deal")["factories"][1]
-    assert game.state.phase == OFFER and sorted(guessed) != held
+    deal = next(e for e in game.record.events_in_force() if e["type"] == "deal")
+    assert game.state.phase == OFFER and sorted(deal["factories"][1]) != held
+    # The log says which tile was guessed and what else it may be (a restarted tracker reads it there).
+    assert deal["unseen"]["factory"] == 1 and "yellow" in deal["unseen"]["colors"][1:]
     m = next(m for m in truth.legal_moves() if m.source == 1)
     feed(3, occluded=regions_of(truth, m, truth.current_player))
     truth.play(m)
