@@ -83,3 +83,11 @@ def test_a_display_seen_obliquely_is_watched_on_its_rim_not_on_tiles_inside_it()
     rec, frame, _ = bench_frame(38, 1, hands=False)
     assert not any(frame.occluded["factories"])
     assert not any(f["occluded"] for f in rec.recognize(frame.image)["factories"])
+
+
+def test_the_score_marker_off_its_0_space_does_not_flag_the_board():
+    # Seed 9 (no hand): board 2's marker stands on 60, not on the "0" space where it stood at setup; while the
+    # margin ring crossed that space, the board was flagged covered.
+    rec, frame, view = bench_frame(9, 3, hands=False)
+    assert not frame.occluded["boards"][2] and view["boards"][2]["score_marker"] != 0
+    assert not rec.recognize(frame.image)["boards"][2]["occluded"]
