@@ -105,6 +105,8 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
+    # (events in the log, wall tiles gained) when the walls were seen past the committed state during a deal.
+    _walls_ahead: tuple[int, int] | None = None
     # The wall tiling as last seen per board, while the round's tiling is followed: a board seen tiled stays tiled
     # while it is covered (hands reach across the table while the others tile).
     _tiled_round: int = -1
@@ -473,6 +475,16 @@ class MoveTracker:
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
+        gained = _wall_tiles_gained(state, evidence)
+        logged = len(self.game.record.events)
+        if gained >= MISSED_TILING_TILES:
+            self._walls_ahead = (logged, gained)
+        if self._walls_ahead is not None and self._walls_ahead[0] == logged:
+            # Walls change only at a tiling: these displays are a later round's refill (the tracker was stopped or
+            # blind through a whole round). Taking them for this round's deal would be a false event, even in a
+            # view where hands cover the boards; until a person undoes or corrects the game.
+            return [], (f"the walls hold {self._walls_ahead[1]} tiles more than after the last tiling: a round "
+                        f"went by unseen; enter it by hand (undo or correct) to go on")
         # The centre is empty at a deal (the round ended when it was): tiles there mean a player took from a display,
         # even one never read at rest before it was taken from.
         if not evidence.centre.occluded and sum(evidence.centre.counts):
@@ -755,10 +767,24 @@ REST_TOLERANCE = 1e-6
 _FOUR = _contents(4)  # what a display holds after a full deal
 DEAL_CONFIDENCE = 0.85  # how sure vision must have been of a display once before its reading makes the deal
 DEAL_LOG_MISS = miss_cost(DEAL_CONFIDENCE)
+# Wall tiles in view beyond the committed walls that say a tiling went by unseen. A round places one or two tiles
+# a player at the least; vision misreads 1-2 board spaces in 1,000 (bench vision), so two false wall tiles at
+# once, both at rest, are unlikely; and they would hold the deal back with this message, not make a false one.
+MISSED_TILING_TILES = 2
 DEAL_VOTES, DEAL_AGREEMENT = 10, 0.8  # readings of an unsure display, and their share, that settle it once play began
 # Distinct views kept since the last commit: enough for the few moves the camera may miss and a misread or two on
 # the way, bounded so a long wait keeps memory flat.
 SEEN_VIEWS = 12
+
+
+def _wall_tiles_gained(state: GameState, evidence: TableEvidence) -> int:
+    """Wall spaces in view that read occupied but are empty in the committed state."""
+    gained = 0
+    for board, ev in zip(state.boards, evidence.boards):
+        if not ev.occluded:
+            gained += sum(1 for r in range(WALL_SIZE) for c in range(WALL_SIZE)
+                          if board.wall[r][c] == EMPTY and ev.wall[r][c][1] > ev.wall[r][c][0])
+    return gained
 
 
 def _short_of(reading: tuple[int, ...], content: tuple[int, ...]) -> bool:

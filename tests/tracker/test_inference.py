@@ -735,6 +735,32 @@ def test_a_display_always_read_a_tile_short_is_dealt_with_a_guess_that_the_move_
         "factory display 2 held 1 blue, 2 yellow, 1 white, as the move that took from it shows"]
 
 
+def test_a_refill_seen_after_a_whole_round_went_by_unseen_is_not_taken_for_the_missed_deal():
+    # The tracker saw round 1 tiled, then nothing (stopped, or the camera blind) until round 3's refill: those
+    # displays are no round 2 deal. The walls, which change only at a tiling, say that a round went by.
+    rng = random.Random(7)
+    truth, game = new_game(2), Game.new(2)
+    game.deal(truth.deal_random(rng))
+
+    def play_out_round(record: bool) -> None:
+        while truth.phase == OFFER:
+            m = rng.choice(truth.legal_moves())
+            if record:
+                game.play(m)
+            truth.play(m)
+        truth.tile_walls()
+
+    play_out_round(record=True)
+    game.tile_walls()
+    truth.deal_random(rng)
+    play_out_round(record=False)
+    truth.deal_random(rng)
+    table = Table(MoveTracker(game), truth)
+    status = table.frames(20)
+    assert game.state.phase == DEAL and game.state.round == 1
+    assert "a round went by unseen" in status.waiting
+
+
 def _blue_twice():
     """Player 1 takes the one blue of factory display 1 and Player 2 the one blue of display 2, both into pattern
     line 1: the other way round (Player 1 from display 2, Player 2 from display 1) ends at the very same table."""
