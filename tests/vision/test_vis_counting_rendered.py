@@ -77,3 +77,17 @@ def test_the_centres_tiles_are_read_under_the_lamps_reflection():
     for view, obs in game[1:]:
         assert counts(obs["center"]) == counts(view["center"])
         assert obs["center"]["first_player"] == view["first_player"]
+
+
+def test_two_touching_white_tiles_are_two(game19):
+    # Seed 19, frame 0 display 0 and frame 1 display 3: two touching white tiles (and a red one); their snowflakes
+    # read as no tile, so the place between them filled a tile's disc best and was taken first: read as three.
+    for k, j in ((0, 0), (1, 3)):
+        view, obs = game19[k]
+        assert counts(obs["factories"][j]) == counts(view["factories"][j]) == counts({"white": 2, "red": 1})
+
+
+def test_three_white_tiles_two_of_them_touching_are_three():
+    # Seed 21, frame 3, display 5: three white tiles and a yellow one, read as two white.
+    view, obs = bench_game(21)[3]
+    assert counts(obs["factories"][5]) == counts(view["factories"][5]) == counts({"white": 3, "yellow": 1})

@@ -46,6 +46,19 @@ def test_touching_tiles_of_one_colour_are_counted_one_by_one(angle):
     assert _count(label) == {"red": 3}
 
 
+@pytest.mark.parametrize("angle, spacing", [(0.0, 1.05), (30.0, 1.0), (45.0, 1.0)])
+def test_two_touching_tiles_whose_motifs_read_as_no_tile_are_two(angle, spacing):
+    # Each tile's middle, its motif, reads as no tile (a white tile's dark snowflake): the place between the two,
+    # all of their colour, filled a whole tile's disc better than either middle and was taken first; its tile's
+    # erased disc left two crescents, each counted again (3), or neither (1).
+    label = np.full((40, 40), -1, np.int8)
+    ux, uy = np.cos(np.radians(angle)) * SIDE * spacing, np.sin(np.radians(angle)) * SIDE * spacing
+    for k in range(2):
+        _square(label, WHITE, 14 + k * ux, 15 + k * uy, angle)
+        cv2.circle(label, (round(14 + k * ux), round(15 + k * uy)), 2, -1, -1)
+    assert _count(label) == {"white": 2}
+
+
 def test_a_block_of_four_and_a_lone_tile():
     label = np.full((40, 40), -1, np.int8)
     for dx in (0, SIDE):
