@@ -9,7 +9,9 @@ Colour is decided only where the rules leave a choice: pattern lines (one colour
 and the floor (5 colours or the first-player marker). Wall spaces are occupied-or-not. Colours are judged in the
 light of the board's own print: each space is divided by its empty cream print at setup (after the lamp's glare
 is taken off), which undoes the lamp's colour and its fall-off across the table, so one model (PRINT_LIT) fits
-every set and every light, with no fit to the factory tiles needed.
+every set and every light, with no fit to the factory tiles needed. The glare is a spot: where it shows on the
+empty print at setup it is taken off space by space (_spot), and a channel the sensor clipped under it counts
+only as a lower bound (_log_likelihood).
 """
 
 from __future__ import annotations
@@ -34,8 +36,13 @@ SCORE_ROW = 20  # scores 1-100 run 20 to a row (BoardLayout.score)
 N_COLOURS = len(COLOURS)
 GLARE_STEPS = np.arange(0.0, 130.0, 10.0, dtype=np.float32)  # additive glare tried per board, 8-bit units
 GLEAM = 0.5  # glossy tiles mirror the lamp more than the print: their extra share of the glare
+GLEAMS = (GLEAM, 1.0)  # the shares tried (the glossiest tiles mirror it as much again as the print)
+GLOSSY_GLARE = 40.0  # past this much glare the glossier share is tried too (tuning seeds 560-619: 4 boards)
+CLIPPED = 245.0  # a space's 8-bit median this bright at setup is (partly) clipped
+SPOT_MIN = 8.0  # a cream space this much brighter (8-bit) than the plane of its board's light is in the lamp's spot
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
 DISTINCT_PRINTS = 6.0  # delta E between the wall's diagonals that means "colored side" (nearest pair: ~12)
+CLASS_BGR = from_lab(PRINT_LIT.means)  # (6, 3) each tile class's mean colour in the print's light, BGR
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 CLEAR_TILE = 0.9  # a first reading this sure is a tile the board's template of a tile's change is taken from
 TEMPLATE_TILES = 3  # fewer clear tiles on a board make no template
@@ -91,7 +98,8 @@ class BoardReader:
             smooth = _smooth(reference_main)
             self.ref_stats = ReferenceStats.of(to_lab(smooth))
             self.ref_mid = _middle_median(smooth, self.middle)
-            self._gains: dict[float, np.ndarray] = {}
+            self._gains: dict[tuple[float, bool], np.ndarray] = {}
+            self.spot = self._spot()
             print_lab = to_lab(self.ref_mid * self._print_gain(0.0))
             self.ref_tile_likeness = _tile_likeness(print_lab)
             self.occupancy_weights, self.context_weights = self._occupancy_weights(print_lab)
@@ -109,38 +117,75 @@ class BoardReader:
             self.score_base = None
             self.score_ref_lab = None
 
-    def _print_gain(self, glare: float) -> np.ndarray:
-        """Per-space BGR gains from the setup light, less `glare`, to the light the print was measured under."""
-        if glare not in self._gains:
+    def _spot(self) -> np.ndarray:
+        """(N,) the lamp's spot on the empty board at setup, an additive grey (8-bit) over each cream space: how
+        much brighter its print was than the light over the board explains. The light (the lamp's fall-off, its
+        pool, the vignette) changes little across a board: a plane of the cream spaces' log gains, fitted to the
+        darker half of them and again to those it explains. A spot is a board across or less and can clip the
+        print; there dividing by the print takes the spot for light and leaves tiles pale (blue reads white)."""
+        cream = self.cream
+        uv = np.array([(self.spaces[i].u, self.spaces[i].v, 1.0) for i in cream])
+        target = self.cream_target[cream]  # the pattern lines' cream and the floor's differ
+        log_gain = np.log(self.ref_mid[cream] + 1.0) - np.log(target)
+        lit = log_gain.mean(axis=1) <= np.median(log_gain.mean(axis=1))
+        for _ in range(2):
+            coef, *_ = np.linalg.lstsq(uv[lit], log_gain[lit], rcond=None)
+            excess = _grey(self.ref_mid[cream] + 1.0 - target * np.exp(uv @ coef), self.ref_mid[cream])
+            lit = excess < SPOT_MIN
+        spot = np.zeros(len(self.spaces), np.float32)
+        spot[cream] = np.where(lit, 0.0, excess)
+        return spot
+
+    def _print_gain(self, glare: float, spot: bool = False) -> np.ndarray:
+        """Per-space BGR gains from the setup light, less `glare` (and with `spot`, less the lamp's spot seen on the
+        empty print, see _spot), to the light the print was measured under."""
+        if (glare, spot) not in self._gains:
             cream = np.zeros(len(self.spaces), bool)
             cream[self.cream] = True
             uv = np.array([(s.u, s.v) for s in self.spaces], np.float64)
-            self._gains[glare] = print_gains(np.maximum(self.ref_mid - glare, 5.0), self.cream_target, cream, uv)
-        return self._gains[glare]
+            ref = self.ref_mid - glare - (self.spot[:, None] if spot else 0.0)
+            self._gains[glare, spot] = print_gains(np.maximum(ref, 5.0), self.cream_target, cream, uv)
+        return self._gains[glare, spot]
 
-    def _glare(self, setup_lit: np.ndarray, occupancy: np.ndarray) -> float:
-        """The lamp's reflection on this board as an additive grey (8-bit, setup light): the amount that best
-        explains the occupied cream spaces as tiles. It whitens print and tiles alike, so without it dividing by the
-        print leaves tiles pale (blue reads white, black grey); tiles gleam a little more than the print (GLEAM)."""
+    def _glare(self, setup_lit: np.ndarray, occupancy: np.ndarray, clipped: np.ndarray) -> tuple[float, float]:
+        """The lamp's reflection on this board as an additive grey (8-bit, setup light) besides its spot (see
+        _spot), and the tiles' extra share of it (their gleam): the amounts that best explain the occupied cream
+        spaces as tiles. It whitens print and tiles alike, so without it dividing by the print leaves tiles pale
+        (blue reads white, black grey); glossy tiles gleam more than the print, the glossiest as much again."""
         tiles = self.cream[occupancy[self.cream] > 0.5]
         if not len(tiles):
-            return 0.0
-        steps = GLARE_STEPS[:, None, None]
+            return 0.0, GLEAMS[0]
+        steps = GLARE_STEPS[:, None, None] + self.spot[tiles, None]
         gain = self.cream_target[tiles] / (np.maximum(self.ref_mid[tiles] - steps, 5.0) + 1.0)
-        lit = np.clip((setup_lit[tiles] - steps * (1 + GLEAM)) * gain, 0.0, 255.0).astype(np.float32)
-        best = PRINT_LIT.log_likelihood(to_lab(lit).reshape(-1, 3)).max(axis=1).reshape(len(GLARE_STEPS), -1)
-        fit = np.maximum(best, -30.0).sum(axis=1) - GLARE_COST * GLARE_STEPS
-        return float(GLARE_STEPS[np.argmax(fit)])
+        best_fit, best = -np.inf, (0.0, GLEAMS[0])
+        for gleam in GLEAMS:
+            lit = np.clip((setup_lit[tiles] - steps * (1 + gleam)) * gain, 0.0, 255.0).astype(np.float32)
+            fit = np.maximum(_log_likelihood(lit, clipped[tiles]).max(axis=-1), -30.0).sum(axis=1)
+            fit -= GLARE_COST * GLARE_STEPS
+            k = int(np.argmax(fit))
+            if fit[k] > best_fit:
+                best_fit, best = fit[k], (float(GLARE_STEPS[k]), gleam)
+            if best[0] < GLOSSY_GLARE:  # only a strong glare shows how glossy the tiles are
+                break
+        return best
 
-    def _print_lit(self, setup_lit: np.ndarray, occupancy: np.ndarray, plain: np.ndarray) -> np.ndarray:
+    def _print_lit(self, setup_lit: np.ndarray, occupancy: np.ndarray, plain: np.ndarray,
+                   clipped: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """(N, 3) Lab of each space's middle in the print's light: `setup_lit` (BGR medians brought to the setup
         light) less the glare, then each space to the light that makes its own empty print look as measured.
-        `plain` is the same without glare taken off (most boards have none)."""
-        glare = self._glare(setup_lit, occupancy)
-        if glare == 0.0:
-            return plain
-        lit = (setup_lit - glare * (1 + GLEAM)) * self._print_gain(glare)
-        return to_lab(np.clip(lit, 0.0, 255.0))
+        `plain` is the same without glare taken off (most boards have none). With it, (N, 6) the class
+        log-likelihoods where a cream space's middle is clipped (`clipped` (N, 3) per channel), else None."""
+        glare, gleam = self._glare(setup_lit, occupancy, clipped)
+        spot = bool(self.spot.any())
+        if glare == 0.0 and not spot:
+            lit = setup_lit * self._print_gain(0.0)
+            lab = plain
+        else:
+            lit = (setup_lit - (glare + self.spot[:, None]) * (1 + gleam)) * self._print_gain(glare, spot)
+            lab = to_lab(np.clip(lit, 0.0, 255.0))
+        if not clipped[self.cream].any():
+            return lab, None
+        return lab, _log_likelihood(np.clip(lit, 0.0, 255.0).astype(np.float32), clipped)
 
     def _occupancy_weights(self, print_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(N, F+1) weights per space and (N, K+1) weights of its context; wall spaces by their printed colour when
@@ -293,9 +338,13 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         occupancy = _logistic(look.context, _stack(boards).context_weights)
         n = len(boards[0].spaces)
         rows = [slice(k * n, (k + 1) * n) for k in range(len(boards))]
-        centre_lab = np.concatenate([reader._print_lit(look.setup_lit[r], occupancy[r], look.plain[r])
-                                     for reader, r in zip(boards, rows)])
+        lit = [reader._print_lit(look.setup_lit[r], occupancy[r], look.plain[r], look.clipped[r])
+               for reader, r in zip(boards, rows)]
+        centre_lab = np.concatenate([lab for lab, _ in lit])
         colour_probs = PRINT_LIT.probabilities(centre_lab)
+        for r, (_, log_likelihood) in zip(rows, lit):
+            if log_likelihood is not None:
+                colour_probs[r] = _softmax(log_likelihood)
         for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
             readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
                                           look.gains[k], scores[i], outsides[i])
@@ -343,6 +392,7 @@ class _Look:
     context: np.ndarray  # (B*N, K) the second look, with the first's occupancy (see _context)
     ground_change: np.ndarray  # (B, G)
     setup_lit: np.ndarray  # (B*N, 3) BGR of each space's middle (TOP_QUANTILE) in the setup light, for colours
+    clipped: np.ndarray  # (B*N, 3) bool: that middle clipped (the sensor's white) in that channel
     plain: np.ndarray  # (B*N, 3) its Lab in the print's light, no glare taken off
 
 
@@ -365,7 +415,7 @@ def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     features = np.column_stack([feats, likeness - stack.ref_tile_likeness, likeness])
     context = _context(delta, _logistic(features, stack.weights), stack, boards)
     setup_lit = top * space_gains
-    return _Look(gains, features, context, ground_change, setup_lit,
+    return _Look(gains, features, context, ground_change, setup_lit, top >= CLIPPED,
                  to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)))
 
 
@@ -418,6 +468,31 @@ def _strip_masks(p: int) -> np.ndarray:
     masks = np.zeros((4, p, p), np.float32)
     masks[0, :b], masks[1, -b:], masks[2, :, :b], masks[3, :, -b:] = 1.0, 1.0, 1.0, 1.0
     return (masks.reshape(4, -1) / (10.0 * b * p)).T.copy()
+
+
+def _log_likelihood(lit: np.ndarray, clipped: np.ndarray) -> np.ndarray:
+    """(..., M, 6) PRINT_LIT's class log-likelihoods of BGR colours in the print's light (..., M, 3). A channel
+    the sensor clipped (`clipped` (M, 3)) shows less than was there: a class brighter in it is not held to it
+    (under the lamp's spot a blue tile's blue and green clip and it reads black, or white)."""
+    if not clipped.any():
+        return PRINT_LIT.log_likelihood(to_lab(lit).reshape(-1, 3)).reshape(*lit.shape[:-1], -1)
+    raised = np.where(clipped, np.maximum(lit, CLASS_BGR[:, None, None]), lit)  # (6, ..., M, 3) per class
+    ll = PRINT_LIT.log_likelihood(to_lab(np.clip(raised, 0.0, 255.0)).reshape(-1, 3))
+    ll = ll.reshape(len(CLASS_BGR), -1, len(CLASS_BGR))
+    return ll[np.arange(len(CLASS_BGR)), :, np.arange(len(CLASS_BGR))].T.reshape(*lit.shape[:-1], -1)
+
+
+def _softmax(log_likelihood: np.ndarray) -> np.ndarray:
+    p = np.exp(log_likelihood - log_likelihood.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def _grey(excess: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """(N,) an additive grey from its per-channel estimates (N, 3): their mean over the channels the print did not
+    clip at setup (a clipped channel shows less than was added), else the largest."""
+    unclipped = ref < CLIPPED
+    mean = np.sum(excess * unclipped, axis=1) / np.maximum(unclipped.sum(axis=1), 1)
+    return np.where(unclipped.any(axis=1), mean, excess.max(axis=1))
 
 
 def _neighbours(spaces: list[Space]) -> np.ndarray:
