@@ -709,12 +709,10 @@ class MoveTracker:
         (best, deal, h), second = scored[0], next((x for x in scored[1:] if x[2].table != scored[0][2].table), None)
         if second is not None and best - second[0] < self.settings.margin:
             return []
-        if scorer.table(h.table) < max_loglik(evidence) - 1e-9:
-            return []  # the best guess still leaves something unexplained: wait for a clearer view
         dealt = state.copy()
         dealt.deal(deal)
         if self._misfit(evidence, table_model(dealt), h, dealt):
-            return []
+            return []  # the best guess does not fit what is in view well enough: wait for a clearer view
         self.game.deal(deal)
         described = h.describe(self.state)
         for move in h.moves:

@@ -735,6 +735,24 @@ def test_a_display_always_read_a_tile_short_is_dealt_with_a_guess_that_the_move_
         "factory display 2 held 1 blue, 2 yellow, 1 white, as the move that took from it shows"]
 
 
+def test_a_display_taken_from_before_it_was_seen_is_read_from_the_move_though_the_marker_is_missed():
+    # Display 1 was covered from the deal until a player had taken from it; vision also misses the first-player
+    # marker in the centre (a cream marker on a pale table). The first move still says what the display held:
+    # one misread element is within what any commit tolerates.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(31))
+    table = Table(MoveTracker(game), truth)
+    m = next(m for m in truth.legal_moves() if m.source == 0)
+    table.frames(8, occluded={("factory", 0)})
+    table.frames(3, occluded=regions_of(truth, m, truth.current_player))
+    truth.play(m)
+    seen = truth.to_table()
+    seen["first_player"] = False
+    table.frames(10, seen)
+    assert game.state == truth
+
+
 def test_a_refill_seen_after_a_whole_round_went_by_unseen_is_not_taken_for_the_missed_deal():
     # The tracker saw round 1 tiled, then nothing (stopped, or the camera blind) until round 3's refill: those
     # displays are no round 2 deal. The walls, which change only at a tiling, say that a round went by.
