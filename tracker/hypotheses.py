@@ -60,6 +60,20 @@ def movers(state: GameState, moves: tuple[Move, ...]):
         player = (player + 1) % state.players
 
 
+def table_after(table: TableModel, player: int, m: Move) -> TableModel:
+    """The table after `player` makes the legal move `m`: what hands do with it, no rules state needed."""
+    after, taken, marker = take(table, m.source, m.colour)
+    return with_board(after, player, put(table.boards[player], m.line, m.colour, taken, marker))
+
+
+def _next_tables(position: GameState, table: TableModel):
+    """Each legal move from `position` (whose table is `table`) and the table after it."""
+    if position.phase != OFFER:
+        return
+    for m in position.legal_moves():
+        yield m, table_after(table, position.current_player, m)
+
+
 def legal_hypotheses(state: GameState, scorer: Scorer, depth: int = 3, beam: int = 6) -> list[Hypothesis]:
     """No change, every legal move, and the best few continued up to `depth` moves (beam search)."""
     found = [Hypothesis(table_model(state))]
@@ -67,14 +81,8 @@ def legal_hypotheses(state: GameState, scorer: Scorer, depth: int = 3, beam: int
     for level in range(depth):
         grown = []
         for _, position, table, moves in frontier:
-            if position.phase != OFFER:
-                continue
-            player = position.current_player
-            for m in position.legal_moves():
-                # The table after a legal move is what hands do with it: no rules state needed, except for the
-                # few positions the beam goes on from.
-                after, taken, marker = take(table, m.source, m.colour)
-                after = with_board(after, player, put(table.boards[player], m.line, m.colour, taken, marker))
+            # Rules state is needed only for the few positions the beam goes on from.
+            for m, after in _next_tables(position, table):
                 prior = EXTRA_MOVE_PRIOR * level
                 sequence = moves + (m,)
                 found.append(Hypothesis(after, sequence, prior=prior))
@@ -92,8 +100,7 @@ def tables_along(state: GameState, moves: tuple[Move, ...]) -> list[TableModel]:
     """The table before these legal moves from `state` and after each of them."""
     tables = [table_model(state)]
     for player, m in movers(state, moves):
-        after, taken, marker = take(tables[-1], m.source, m.colour)
-        tables.append(with_board(after, player, put(tables[-1].boards[player], m.line, m.colour, taken, marker)))
+        tables.append(table_after(tables[-1], player, m))
     return tables
 
 
@@ -111,12 +118,7 @@ def histories_like(state: GameState, target: TableModel, depth: int = 3) -> list
     for level in range(depth):
         grown = []
         for position, table, moves in frontier:
-            if position.phase != OFFER:
-                continue
-            player = position.current_player
-            for m in position.legal_moves():
-                after, taken, marker = take(table, m.source, m.colour)
-                after = with_board(after, player, put(table.boards[player], m.line, m.colour, taken, marker))
+            for m, after in _next_tables(position, table):
                 if not _on_the_way(after, target):
                     continue
                 sequence = moves + (m,)
