@@ -660,6 +660,10 @@ class MoveTracker:
         if not options or options[0][1] == events[start]["factories"]:
             return []
         score, deal, best, replayed = options[0]
+        if len(best.moves) > 1:
+            best, _, told_apart = self._history(replayed, best, scorer)
+            if told_apart < self.settings.margin:
+                return []  # two orders of the moves since end here, and nothing seen tells which
         if (
             scorer.table(best.table) < max_loglik(evidence) - 1e-9
             or (len(options) > 1 and score - options[1][0] < self.settings.margin)
