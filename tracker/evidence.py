@@ -205,8 +205,9 @@ def count_evidence(region: object, where: str, is_centre: bool, details: object 
 
 def miss_cost(confidence: float) -> float:
     """What each tile of difference from a count read with this confidence costs: the log-likelihood ratio of a
-    count off by one (either way) against a right one."""
-    return _log((1 - confidence) / 2) - _log(confidence)
+    count off by one (either way) against a right one. Never a gain: below a confidence of 1/3 the ratio turns
+    positive, and a count vision is unsure of would reward every prediction that differs from it."""
+    return min(0.0, _log((1 - confidence) / 2) - _log(confidence))
 
 
 def _colour_log_miss(details: object, where: str) -> tuple[float, ...] | None:
