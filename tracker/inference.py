@@ -408,8 +408,7 @@ class MoveTracker:
                     if not due(best):
                         return [], None  # the history the views favour is not one to correct to
                 described = best.describe(before)
-                events = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(before, best.moves)]
-                self.game.correct(back, events, reason=f"re-checked against a clearer view: {described}")
+                self.game.correct(back, _move_events(before, best.moves), reason=f"re-checked against a clearer view: {described}")
                 self.alert = None
                 return [f"corrected the last {back} move(s): {described}"], None
         return [], None
@@ -465,8 +464,8 @@ class MoveTracker:
         return ["wall tiling: " + ", ".join(words)], None
 
     # ---- the next round's deal ---------------------------------------------------------------------
-    def _deal(self, evidence: TableEvidence, now: float, raw: TableEvidence | None = None,
-              unsteady: frozenset[Region] = frozenset()) -> tuple[list[str], str | None]:
+    def _deal(self, evidence: TableEvidence, now: float, raw: TableEvidence, unsteady: frozenset[Region]
+              ) -> tuple[list[str], str | None]:
         """Read the refill. Players often start taking tiles the moment the displays are full, so each display's
         clearest reading seen at rest with tiles on it is kept: the deal is what they held, even if one has
         since been taken from. A wrong deal would derail the whole round, so every display must have been
@@ -501,7 +500,7 @@ class MoveTracker:
         for kind, j in unsteady:
             # Uncovered, but read differently from frame to frame (a tile vision sees one frame in two): each
             # reading is a vote, never the display's clearest reading.
-            if kind == "factory" and raw is not None and sum(raw.factories[j].counts):
+            if kind == "factory" and sum(raw.factories[j].counts):
                 self._deal_votes.setdefault(j, Counter())[raw.factories[j].counts] += 1
         unsure = [j for j, f in sorted(self._deal_seen.items()) if f.log_miss > DEAL_LOG_MISS]
         unseen = [j for j in range(len(state.factories)) if j not in self._deal_seen]
@@ -565,8 +564,7 @@ class MoveTracker:
             # A reading one tile short of a content agrees with it (vision misses a tile far more often than it
             # invents one: a white tile on the display's rosette): the content nearly every reading agrees with,
             # and that only one does, is the deal.
-            agreeing = [c for c in {c for c in votes if sum(c) == 4}
-                        if sum(n for r, n in votes.items() if _short_of(r, c)) >= DEAL_AGREEMENT * total]
+            agreeing = [c for c in {c for c in votes if sum(c) == 4} if _agreed(votes, c)]
             if len(agreeing) == 1:
                 settled[j] = agreeing[0]
         return settled
@@ -615,8 +613,7 @@ class MoveTracker:
         options = []
         for colour in range(5):
             content = tuple(n + (c == colour) for c, n in enumerate(reading))
-            agree = sum(n for r, n in votes.items() if _short_of(r, content))
-            if agree >= DEAL_AGREEMENT * total and all(p >= n for p, n in zip(pool, content)):
+            if _agreed(votes, content) and all(p >= n for p, n in zip(pool, content)):
                 options.append((pool[colour], colour))
         if not options:
             return None
@@ -668,13 +665,12 @@ class MoveTracker:
             scorer.table(best.table) < max_loglik(evidence) - 1e-9
             or (len(options) > 1 and score - options[1][0] < self.settings.margin)
             or score - best_now < self.settings.margin
-            or any(_is_hidden(evidence, r) and not self._read_lately(r, best.table, unsteady)
-                   for r in changed_regions(table_model(replayed), best.table))
+            or self._hidden(evidence, table_model(replayed), best, unsteady)
         ):
             return []
-        moves = [{"type": "move", "player": p, **m.to_json()} for p, m in movers(replayed, best.moves)]
         held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])
-        self.game.correct(back, [{"type": "deal", "factories": deal}, *events[start + 1:], *moves],
+        self.game.correct(back, [{"type": "deal", "factories": deal}, *events[start + 1:],
+                                *_move_events(replayed, best.moves)],
                           reason=f"factory display {display + 1} held {held}, as the move that took from it shows")
         self.alert = None
         return [f"corrected the deal: factory display {display + 1} held {held}",
@@ -792,6 +788,16 @@ def _wall_tiles_gained(state: GameState, evidence: TableEvidence) -> int:
 def _short_of(reading: tuple[int, ...], content: tuple[int, ...]) -> bool:
     """Whether `reading` is `content`, or `content` with one tile missed."""
     return all(r <= c for r, c in zip(reading, content)) and sum(content) - sum(reading) <= 1
+
+
+def _agreed(votes: Counter, content: tuple[int, ...]) -> bool:
+    """Whether nearly every reading of a display (DEAL_AGREEMENT of them) agrees with its holding `content`."""
+    return sum(n for r, n in votes.items() if _short_of(r, content)) >= DEAL_AGREEMENT * sum(votes.values())
+
+
+def _move_events(state: GameState, moves) -> list[dict]:
+    """The game log's events for these moves played in turn from `state`."""
+    return [{"type": "move", "player": p, **m.to_json()} for p, m in movers(state, moves)]
 
 
 def _score(h: Hypothesis, scorer: Scorer) -> float:
