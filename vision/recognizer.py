@@ -161,8 +161,8 @@ class TableRecognizer:
                 RingWatcher(circle_ring(f.center, f.radius, *FACTORY_RING), self.frame_size, ring_ref))
         # The tile side comes from the set's proportions: learned from a setup frame it strayed by up to 20 %
         # (tuning seeds 0-7 at 720p: regions right 89.4 % learned, 90.9 % from the proportions).
-        self.factories = RegionCounter(np.concatenate(grids), inside, self.frame_size)
         self.display_grids = np.concatenate(grids)
+        self.factories = RegionCounter(self.display_grids, inside, self.frame_size)
         self._displays = [(f.center, f.radius) for f in profile.factories]
         self.rims: RimWatcher | None = None  # the displays' rims, once the bare table is known
         mean_r = float(np.mean([f.radius for f in profile.factories]))
