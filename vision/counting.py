@@ -73,7 +73,13 @@ UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
 # for half-widths 0.45-0.55 and 0.7-0.75, weights 0.5-1.5, areas 1-1.6 (these: 1180).
 SURROUND, SURROUND_WEIGHT, SURROUND_AREA = (0.5, 0.75), 1.0, 1.3
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
-MARKER_FACE = 0.35  # share of the marker's inscribed disc that must read as marker (see count_labels)
+# Share of its inscribed disc that a piece found in the centre must read as its own class: the marker's face fills
+# its disc (see count_labels), and so does a tile's top. A blurred tile's halo on the table round another tile (an
+# oak table reads yellow) or a tile's lit bevels make crescents of a colour that fill a core's ring but not a
+# disc (tuning seeds 0-31: 18 yellow, 11 white and 7 black tiles too many, their discs 0.24-0.64 full; true tiles'
+# 5th percentile 0.48-0.70). Regions right of 1280, tuning seeds 0-31: 1183 without, 1183 / 1186 / 1186 / 1184 /
+# 1179 for 0.3 / 0.35 / 0.4 / 0.45 / 0.5. On the displays it changed as many counts for the worse as the better.
+FACE = 0.35
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -370,6 +376,10 @@ class RegionCounter:
 
         for t in tiles:
             t.face = own_share(t)
+        if self.allow_marker:  # in the centre, a tile too is a square face (FACE)
+            for t in [t for t in tiles if t.colour < len(COLOURS) and t.face < FACE]:
+                tiles.remove(t)
+                self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         kept: list[Tile] = []
         for t in sorted(tiles, key=lambda t: t.face, reverse=True):
             if any(k.region == t.region and k.colour != t.colour
@@ -516,7 +526,7 @@ class RegionCounter:
                 conf[name] = math.prod(_sure(f) for f in fills) * (1.0 - _sure(self.doubts[r, c]))
             # The marker's face fills its disc; the lit bevels round tiles, and the table in their shadow, make
             # thin rings of its colour that fill a core's ring but not a disc.
-            marker = max((t.fill for t in mine if t.colour == MARKER_INDEX and t.face >= MARKER_FACE), default=0.0)
+            marker = max((t.fill for t in mine if t.colour == MARKER_INDEX and t.face >= FACE), default=0.0)
             marker_p = _sure(marker) if self.allow_marker and marker > 0 else 0.0
             # Change that no tile explains is a tile missed or something over the region: less sure of it all
             # (tuning seeds 0-11: regions with more than 8 % unexplained were counted right 8 times in 27).
