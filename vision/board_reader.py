@@ -105,7 +105,7 @@ class BoardReader:
             self.spot = self._spot()
             print_lab = to_lab(self.ref_mid * self._print_gain(0.0))
             self.ref_tile_likeness = _tile_likeness(print_lab)
-            self.occupancy_weights, self.context_weights = self._occupancy_weights(print_lab)
+            self.occupancy_weights, self.context_weights, self.print_colour = self._occupancy_weights(print_lab)
         else:
             self.ref_ground = None
             self.ref_stats = None
@@ -190,10 +190,11 @@ class BoardReader:
             return lab, None, glare * (1 + gleam)
         return lab, _log_likelihood(np.clip(lit, 0.0, 255.0).astype(np.float32), clipped), glare * (1 + gleam)
 
-    def _occupancy_weights(self, print_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _occupancy_weights(self, print_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(N, F+1) weights per space and (N, K+1) weights of its context; wall spaces by their printed colour when
         the wall is the colored side (its diagonals print 5 clearly different colours; the gray side prints one),
-        else the weights for any print (their context is not fitted: the first reading stands)."""
+        else the weights for any print (their context is not fitted: the first reading stands). And (N,) the
+        colour printed under each space, COLOURS index (-1: none, or the gray side)."""
         weights = np.tile(CREAM_WEIGHTS, (len(self.spaces), 1))
         context = np.tile(CONTEXT_CREAM_WEIGHTS, (len(self.spaces), 1))
         context[self.kind == GROUND] = CONTEXT_NONE
@@ -204,7 +205,9 @@ class BoardReader:
         colored = apart.min() > DISTINCT_PRINTS
         weights[wall] = WALL_WEIGHTS[colour] if colored else ANY_WALL_WEIGHTS
         context[wall] = CONTEXT_WALL_WEIGHTS[colour] if colored else CONTEXT_NONE
-        return weights, context
+        printed = -np.ones(len(self.spaces), int)
+        printed[wall] = colour if colored else -1
+        return weights, context, printed
 
     def occupancy_inputs(self, main: np.ndarray) -> np.ndarray:
         """(N, F) what the occupancy weights take for these patches: for fitting them on training renders."""
@@ -371,6 +374,8 @@ class _Stack:
     neighbours: np.ndarray  # (B*N, 4) rows of each space's neighbours (see _neighbours), -1 for none
     decided: np.ndarray  # (B*N,) bool: a pattern-line, wall or floor space
     strip_masks: np.ndarray  # (P*P, 4) the means of a patch's border strips, in _edge_features's order, / 10
+    inner_mask: np.ndarray  # (P*P,) the mean over the printed space itself (_inner)
+    printed: np.ndarray  # (B*N, 5) one-hot: the colour printed under a colored wall's space (none elsewhere)
 
 
 @functools.lru_cache(maxsize=8)
@@ -386,7 +391,9 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r.context_weights for r in readers]),
                   np.concatenate([np.where(r.neighbours >= 0, r.neighbours + k * n, -1) for k, r in enumerate(readers)]),
                   np.concatenate([np.isin(r.kind, (PATTERN, WALL, FLOOR)) for r in readers]),
-                  _strip_masks(readers[0].patch))
+                  _strip_masks(readers[0].patch),
+                  _inner_mask(readers[0].patch),
+                  np.concatenate([r.print_colour[:, None] == np.arange(N_COLOURS) for r in readers]).astype(np.float32))
 
 
 @dataclass
@@ -434,7 +441,8 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
     space in the same way, set by where the lamp and the camera are (which bevel edge is lit, which side face and
     shadow show): the mean change over the board's clear tiles is a template, and a tile on its own printed colour,
     which changes its space little, still changes it in that shape (tuning seeds: most wall errors were yellow
-    and black tiles on their own print, and empty spaces among tiles)."""
+    and black tiles on their own print, and empty spaces among tiles). Its mean colour changes little, but alike
+    on every board of the table: the mean change of the clear tiles on each printed colour is a second template."""
     n, p = delta.shape[1], delta.shape[2]
     # Sums as products with masks: numpy's reductions over a patch's short rows cost several times more.
     strips = delta[0].reshape(n, -1) @ stack.strip_masks  # (N, 4) mean L* change of each side's border strip
@@ -457,6 +465,16 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
     lab *= (made / (np.sqrt(np.sum(lab * lab, axis=(0, 2, 3))) + 1e-6))[None, :, None, None]
     like_lum = ((flat[0] @ lum.transpose(0, 2, 1))[..., 0] / lum_norm).ravel()
     like_lab = ((flat @ lab.transpose(0, 1, 3, 2))[..., 0].sum(axis=0) / lab_norm).ravel()
+    # A tile on its own print changes the space's mean colour little, but in the same way on every board of the
+    # table (the same set under the same lamp: a matte yellow tile is a little less red than its print): the mean
+    # change of the clear tiles on each printed colour, and each space's mean change measured along it.
+    mean = (delta.reshape(3 * n, -1) @ stack.inner_mask).reshape(3, n).T  # (N, 3)
+    on_print = (first > CLEAR_TILE)[:, None] * stack.printed  # (N, 5)
+    counts = on_print.sum(axis=0)
+    shift = (on_print.T @ mean) / np.maximum(counts, 1.0)[:, None]  # (5, 3) per printed colour
+    shift *= ((counts >= 2) / np.maximum(np.sum(shift * shift, axis=1), 1e-6))[:, None]  # along it, in its units
+    along = np.sum((mean @ shift.T) * stack.printed, axis=1)
+    known = stack.printed @ (counts >= 2).astype(np.float32)
     return np.column_stack([
         beside.sum(axis=1),
         (beside * strips).sum(axis=1),
@@ -465,7 +483,17 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
         np.log(first + 1e-4) - np.log(1 - first + 1e-4),
         like_lum,
         like_lab,
+        along,
+        known,
     ]).astype(np.float32)
+
+
+def _inner_mask(p: int) -> np.ndarray:
+    """(P*P,) weights that take the mean over a patch's printed space (_inner)."""
+    lo, hi = int(round(p * 0.2)), int(round(p * 0.8))  # as _inner
+    mask = np.zeros((p, p), np.float32)
+    mask[lo:hi, lo:hi] = 1.0
+    return (mask / mask.sum()).ravel()
 
 
 def _strip_masks(p: int) -> np.ndarray:
@@ -645,16 +673,16 @@ WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
 ], np.float32)
 ANY_WALL_WEIGHTS = np.array([2.380, 16.545, -3.806, 8.155, 0.473, 3.590, 3.294, -2.355, -0.440, -8.996, 3.079, -1.691, -1.715, 1.700, -4.652, -2.395, -1.571, -5.110, -0.613, 4.036, -2.817], np.float32)
 # Logistic weights over BoardReader.context_inputs (last entry: bias), fitted on renders of every look (tuning
-# seeds 0-63 and 400-559, random resolutions, 4-6 frames each): wall spaces by printed colour, then cream spaces.
+# seeds 0-199 and 400-619, random resolutions, 4 frames each): wall spaces by printed colour, then cream spaces.
 CONTEXT_WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
-    [0.592, 0.741, 1.894, -8.235, 1.001, 5.127, 4.275, -4.514],
-    [-0.517, 0.650, -1.950, -3.205, 1.043, 0.224, 7.756, -2.182],
-    [0.529, 0.695, -1.409, -5.006, 0.845, 0.652, 11.221, -6.541],
-    [0.434, 0.689, -0.665, -6.748, 0.707, 0.631, 8.642, -3.985],
-    [0.313, 0.822, -1.620, -2.607, 1.171, -1.141, 7.647, -3.733],
+    [0.872, 1.189, 1.763, -6.987, 1.160, 4.338, 6.830, 0.917, -4.720, 0.925],
+    [-0.204, 0.836, -1.603, -3.244, 0.872, -0.834, 8.174, 1.457, -0.862, -1.770],
+    [0.169, 0.868, -1.742, -3.177, 0.911, -0.143, 10.485, -0.411, 0.582, -4.461],
+    [-0.024, 0.722, -0.869, -4.991, 0.833, 1.237, 9.720, 0.523, -1.575, -1.429],
+    [0.844, 1.297, -1.406, -2.603, 1.341, -2.572, 8.934, 1.437, -2.250, -2.525],
 ], np.float32)
-CONTEXT_CREAM_WEIGHTS = np.array([-0.114, 0.474, -0.191, -2.683, 1.056, 2.300, 2.445, -0.495], np.float32)
-CONTEXT_NONE = np.array([0, 0, 0, 0, 1, 0, 0, 0], np.float32)  # the first reading stands (the gray wall, ground)
+CONTEXT_CREAM_WEIGHTS = np.array([-0.189, 0.475, -0.661, -3.162, 1.117, -0.668, 6.939, 0.0, 0.0, -0.324], np.float32)
+CONTEXT_NONE = np.array([0, 0, 0, 0, 1, 0, 0, 0, 0, 0], np.float32)  # the first reading stands (the gray wall, ground)
 CREAM_WEIGHTS = np.array([3.216, 0.039, 1.008, 5.686, -3.878, 1.161, -1.081, -5.449, -0.436, -6.008, 2.490, -2.323, 0.892, 2.131, -0.769, 1.881, 6.760, 1.400, -0.479, 1.645, -6.206], np.float32)
 
 
