@@ -1,0 +1,66 @@
+"""A tile changes what lies under it: a patch of the display's print that reads as a tile's colour is no tile."""
+
+import cv2
+import numpy as np
+
+from calibration.colour_model import COLOURS
+from vision.counting import RegionCounter, circle_grid
+
+SIDE = 11.0
+BLUE, WHITE = COLOURS.index("blue"), COLOURS.index("white")
+
+
+def _counter() -> RegionCounter:
+    grid, inside = circle_grid((100.0, 100.0), 50.0, 40)
+    return RegionCounter(grid, inside, (200, 200), SIDE)
+
+
+def _counts(label: np.ndarray, changed: np.ndarray) -> dict:
+    return _counter().count_labels(label[None], np.zeros(1), changed[None])[0].counts
+
+
+def test_a_patch_of_the_print_smaller_than_a_tile_is_no_tile():
+    # The blue rosette all over the display; a patch of it, two thirds of a tile across, moved beyond the
+    # unchanged test (the camera's noise, a compression block): it reads blue and fills a core.
+    label = np.full((40, 40), BLUE, np.int8)
+    changed = np.zeros((40, 40), bool)
+    changed[16:24, 17:24] = True
+    label[~changed] = -1  # what did not change is no tile
+    assert _counts(label, changed) == {}
+
+
+def test_a_tile_over_print_of_its_colour_is_a_tile():
+    label, changed = np.full((40, 40), -1, np.int8), np.zeros((40, 40), np.uint8)
+    box = np.round(cv2.boxPoints(((20, 20), (SIDE, SIDE), 30.0))).astype(np.int32)
+    cv2.fillConvexPoly(label, box, BLUE)
+    cv2.fillConvexPoly(changed, box, 1)
+    assert _counts(label, changed.astype(bool)) == {"blue": 1}
+
+
+def test_a_white_tile_whose_middle_matches_the_print_is_a_tile():
+    # A white tile over the pale rosette: its middle and motif match the print and did not change.
+    label, changed = np.full((40, 40), -1, np.int8), np.zeros((40, 40), np.uint8)
+    box = np.round(cv2.boxPoints(((20, 20), (SIDE, SIDE), 0.0))).astype(np.int32)
+    cv2.fillConvexPoly(label, box, WHITE)
+    cv2.fillConvexPoly(changed, box, 1)
+    cv2.circle(changed, (20, 20), 4, 0, -1)
+    assert _counts(label, changed.astype(bool)) == {"white": 1}
+
+
+def test_rendered_noisy_empty_displays_hold_no_tile():
+    # Tuning seed 30 (640x480, noise 6.4, JPEG 68): a patch of display 6's rosette (frame 0) and of display 1's
+    # (frame 1) read as a blue tile on the empty display.
+    from vision.synthetic.look import Look
+    from vision.synthetic.render import Renderer
+    from web_dashboard.vision_bench import calibrated_recognizer, random_view
+
+    rng = np.random.default_rng([30, 77])
+    renderer = Renderer(4, "colored", Look.random(30, None, None), 30)
+    rec = calibrated_recognizer(renderer, 4, rng)
+    for k, display in enumerate((6, 1)):
+        view = random_view(4, rng)
+        frame = renderer.render(renderer.pieces(view, salt=k))
+        rec._previous = None
+        seen = rec.recognize(frame.image)["factories"][display]
+        assert view["factories"][display] == {}
+        assert {c: seen.get(c, 0) for c in COLOURS} == dict.fromkeys(COLOURS, 0)
