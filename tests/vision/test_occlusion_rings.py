@@ -1,0 +1,57 @@
+"""A display's table ring: arms the colour of the table flag it, other displays' tiles do not (tuning seeds < 10000;
+the bench's held-out views are seeds from 10000)."""
+
+import numpy as np
+
+from vision.occlusion import _arc
+from vision.recognizer import TableRecognizer
+from vision.setup import learn_setup
+from vision.synthetic.look import Look
+from vision.synthetic.render import Renderer
+from web_dashboard.vision_bench import _random_hands, empty_view, random_view, setup_view, still_frames
+
+
+def bench_frame(seed: int, index: int, hands: bool = True):
+    """The bench's `index`-th frame for `seed` (run_game's draws, in its order) and its recogniser."""
+    rng = np.random.default_rng([seed, 77])
+    renderer = Renderer(4, "colored", Look.random(seed), seed)
+    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng)),
+                          empty=still_frames(renderer, empty_view(4)))
+    rec = TableRecognizer(profile)
+    for k in range(index + 1):
+        view = random_view(4, rng)
+        frame = renderer.render(renderer.pieces(view, salt=k), hands=_random_hands(renderer, rng) if hands else ())
+    return rec, frame
+
+
+def test_an_arc_across_both_circles_flags_and_scattered_points_do_not():
+    quiet = np.full((2, 96), 2.0)
+    arm = quiet.copy()
+    arm[0, 10:22] = 10.0  # the arm crosses the inner circle a little off the outer one
+    arm[1, 13:25] = 10.0
+    assert _arc(arm.ravel(), 2) > 0
+    speckled = quiet.copy()
+    speckled[:, ::7] = 40.0  # noise and JPEG: single points far off, everywhere
+    assert _arc(speckled.ravel(), 2) == 0
+    inner_only = quiet.copy()
+    inner_only[0, 30:50] = 20.0  # a tile's shadow on the inner circle only
+    assert _arc(inner_only.ravel(), 2) == 0
+
+
+def test_an_arm_the_colour_of_the_table_by_a_display_flags_it():
+    # Seed 23 (1920x1080, oak table, pale skin): an arm passes along display 0's bottom edge and covers 2 % of it;
+    # its ring changed by 7-14 delta E over a fifth of both circles, no point past 16 but a JPEG speck or two.
+    # The display read confidence 0.98.
+    rec, frame = bench_frame(23, 1)
+    assert frame.occluded["factories"][0]
+    display = rec.recognize(frame.image)["factories"][0]
+    assert display["occluded"]
+    assert display["confidence"] <= 0.2
+
+
+def test_tiles_on_a_neighbouring_display_do_not_flag_a_display():
+    # Seed 38 (1280x720, no hand): display 3's ring passes by a neighbouring display's edge, where red tiles' side faces and
+    # shadows changed 13 of its 192 points.
+    rec, frame = bench_frame(38, 3, hands=False)
+    assert not frame.occluded["factories"][3]
+    assert not rec.recognize(frame.image)["factories"][3]["occluded"]
