@@ -79,6 +79,7 @@ UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
 # areas or more in a region (two touching tiles). Tuning seeds 0-31, regions right of 1280: 1168 without; 1176-1182
 # for half-widths 0.45-0.55 and 0.7-0.75, weights 0.5-1.5, areas 1-1.6 (these: 1180).
 SURROUND, SURROUND_WEIGHT, SURROUND_AREA = (0.5, 0.75), 1.0, 1.3
+SETTLE = 0.4  # how far (tile sides) a white tile may move when touching white tiles are settled (_second_look)
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
 # Share of its inscribed disc that a piece found in the centre must read as its own class: the marker's face fills
 # its disc (see count_labels), and so does a tile's top. A blurred tile's halo on the table round another tile (an
@@ -420,23 +421,44 @@ class RegionCounter:
             surround = _surround(box, self.tile_side)
             score -= surround
         h, w = box.shape
-        tiles = []
+        settle = c == WHITE and not self.allow_marker
+        before = box.copy() if settle else None
+        tiles: list[tuple[int, int, float]] = []  # (y, x, fill) in the box
+        doubts: list[tuple[int, int, float]] = []
         while True:
             y, x = divmod(int(np.argmax(score)), w)
             best = float(fill[y, x]) / core_pixels
             if best < FULL - DOUBT:
-                return tiles
-            if best >= FULL:
-                tiles.append(Tile(r, c, y + top, x + left, best))
-            else:
-                self.doubts[r, c] = max(self.doubts[r, c], best)
-                self.doubt_places.append(Tile(r, c, y + top, x + left, best))
-            y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
-            box[y0:y1, x0:x1][erase[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]] = 0.0
+                break
+            (tiles if best >= FULL else doubts).append((y, x, best))
+            _erase(box, y, x, erase)
             _refilter(fill, box, core, y, x, e + kc)
             if fill.max() < least:
-                return tiles  # no core anywhere is even a doubt: nothing left to find
+                break  # no core anywhere is even a doubt: nothing left to find
             _refilter(score, box, both, y, x, e + kb, surround)
+        if settle:
+            tiles, doubts = self._second_look(before, tiles, doubts)
+        for y, x, f in doubts:
+            self.doubts[r, c] = max(self.doubts[r, c], f)
+            self.doubt_places.append(Tile(r, c, y + top, x + left, f))
+        return [Tile(r, c, y + top, x + left, f) for y, x, f in tiles]
+
+    def _second_look(self, mask: np.ndarray, tiles: list, doubts: list) -> tuple[list, list]:
+        """White tiles and doubts (y, x, fill) in a display's white `mask` (before any was erased), looked at
+        again. A white tile's middle and motif read as no tile over the pale rosette, so between two touching
+        white tiles a core is as full as on either: a tile taken there erases much of its neighbour, which is left
+        a doubt. With the doubt as a tile too, each moves in turn to where its core and disc are fullest once the
+        others' pixels are explained (a few rounds, as k-means does); if every core is then FULL and the doubt's
+        disc shows a face (FACE), the doubt was a tile."""
+        for d in sorted((d for d in doubts if d[2] >= SURE_DOUBT), key=lambda d: -d[2]):
+            if not tiles or len(tiles) >= self.capacity or all(
+                    (t[0] - d[0]) ** 2 + (t[1] - d[1]) ** 2 >= (APART * self.tile_side) ** 2 for t in tiles):
+                continue  # alone, a doubt is judged by what changed there (_sure_doubts)
+            places, face = _settle(mask, [t[:2] for t in tiles] + [d[:2]], self.tile_side)
+            if min(f for _, _, f in places) >= FULL and face >= FACE:
+                doubts = [o for o in doubts if o is not d]
+                tiles = places
+        return tiles, doubts
 
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
@@ -728,6 +750,39 @@ def _surround_ring(side: float) -> tuple[int, int, float]:
     inner, outer = (2 * round(r * side) + 1 for r in SURROUND)
     disc = np.count_nonzero(_stamp(max(1.0, 0.5 * side)))
     return inner, outer, float(round(SURROUND_WEIGHT * _core_pixels(side) * disc / (outer ** 2 - inner ** 2)))
+
+
+def _settle(mask: np.ndarray, places: list[tuple[int, int]], side: float,
+            rounds: int = 3) -> tuple[list[tuple[int, int, float]], float]:
+    """Tiles at `places` (y, x) in a colour's 0/1 `mask`, each moved in turn (SETTLE sides at most) to where its
+    core and disc are fullest with the other tiles' pixels explained (their ERASE discs); -> (y, x, core fill)
+    per tile, and the last tile's disc fill."""
+    core, both, erase = _core(side), _core_and_whole(side), _stamp(ERASE * side)
+    disc = _stamp(0.5 * side).astype(np.float32)
+    kb, reach = both.shape[0] // 2, max(1, round(SETTLE * side))
+    h, w = mask.shape
+    places = list(places)
+    fills, face = [0.0] * len(places), 0.0
+    for _ in range(rounds):
+        moved = False
+        for i, (y, x) in enumerate(places):
+            rest = mask.copy()
+            for j, (yj, xj) in enumerate(places):
+                if j != i:
+                    _erase(rest, yj, xj, erase)
+            y0, y1, x0, x1 = max(0, y - reach), min(h, y + reach + 1), max(0, x - reach), min(w, x + reach + 1)
+            i0, j0 = max(0, y0 - kb), max(0, x0 - kb)
+            part = rest[i0:min(h, y1 + kb), j0:min(w, x1 + kb)]
+            score = _filter(part, both)[y0 - i0:y1 - i0, x0 - j0:x1 - j0]
+            dy, dx = divmod(int(np.argmax(score)), score.shape[1])
+            places[i] = (y0 + dy, x0 + dx)
+            moved |= places[i] != (y, x)
+            fills[i] = float(_filter(part, core)[y0 + dy - i0, x0 + dx - j0]) / _core_pixels(side)
+            if i == len(places) - 1:
+                face = float(_filter(part, disc)[y0 + dy - i0, x0 + dx - j0]) / float(disc.sum())
+        if not moved:
+            break
+    return [(y, x, f) for (y, x), f in zip(places, fills)], face
 
 
 def _erase(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> None:
