@@ -82,6 +82,10 @@ class BoardReader:
         self.pattern_index = {s.index: i for i, s in enumerate(spaces) if s.kind == PATTERN}
         self.wall_index = {s.index: i for i, s in enumerate(spaces) if s.kind == WALL}
         self.floor_index = [i for i, s in enumerate(spaces) if s.kind == FLOOR]
+        # Pattern lines fill from the wall side (slot 0), the floor from its left (space 0), without gaps: their
+        # spaces in that order, a row each (-1 past a row's end).
+        rows = [[self.pattern_index[(r, j)] for j in range(r + 1)] for r in range(1, 5)] + [self.floor_index]
+        self.fill_order = np.array([row + [-1] * (len(self.floor_index) - len(row)) for row in rows])
         # Every pattern-line slot, line by line (slot 0 rightmost): its space, its line and its place in the line.
         self.pattern_slots = np.array([self.pattern_index[(r, j)] for r in range(5) for j in range(r + 1)])
         self.slot_line = np.repeat(np.arange(5), np.arange(1, 6))
@@ -242,15 +246,18 @@ class BoardReader:
         return self._reading(occupancy, colour_probs, centre_lab, ground_change, None, score, outside)
 
     def _reading(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
-                 ground_change: np.ndarray, gain: np.ndarray | None, score: np.ndarray, outside: float) -> BoardReading:
-        """The board's reading from its spaces' occupancy and colours."""
+                 ground_change: np.ndarray, gain: np.ndarray | None, score: np.ndarray, outside: float,
+                 filled: np.ndarray | None = None) -> BoardReading:
+        """The board's reading from its spaces' occupancy and colours; pattern lines and floor by `filled`, their
+        occupancy in fill order (_in_fill_order), when given."""
         score_lab = to_lab(score, gain)
         covered = _ground_covered(ground_change) or self._score_covered(score_lab)
         out_of_view = outside > 0.02
         occluded = covered or out_of_view
 
-        pattern = self._pattern(occupancy, colour_probs)
-        floor = self._floor(occupancy, colour_probs)
+        rows = occupancy if filled is None else filled
+        pattern = self._pattern(rows, colour_probs)
+        floor = self._floor(rows, colour_probs)
         wall = occupancy[self.wall_grid].tolist()
         marker, marker_conf = self._score(score_lab)
 
@@ -342,6 +349,7 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         boards = tuple(readers[i] for i in referenced)
         look = _look(boards, [mains[i] for i in referenced])
         occupancy = _logistic(look.context, _stack(boards).context_weights)
+        filled = _in_fill_order(occupancy.reshape(len(boards), -1), boards[0].fill_order).ravel()
         n = len(boards[0].spaces)
         rows = [slice(k * n, (k + 1) * n) for k in range(len(boards))]
         lit = [reader._print_lit(look.setup_lit[r], occupancy[r], look.plain[r], look.clipped[r])
@@ -356,7 +364,7 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         colour_probs = _softmax(log_likelihood * _colour_trust(log_likelihood, spot, look.clipped, glare)[:, None])
         for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
             readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
-                                          look.gains[k], scores[i], outsides[i])
+                                          look.gains[k], scores[i], outsides[i], filled[r])
     return readings
 
 
@@ -526,6 +534,27 @@ def _colour_trust(log_likelihood: np.ndarray, spot: np.ndarray, clipped: np.ndar
     badness = np.column_stack([np.maximum(0.0, -7.0 - log_likelihood.max(axis=1)), spot > 0, clipped.any(axis=1),
                                glare / 100.0]).astype(np.float32)
     return np.minimum(np.exp(badness @ TRUST_WEIGHTS), 1.0)
+
+
+def _in_fill_order(occupancy: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """(B, N) each board's occupancy where rows of spaces (`order` (R, M): each row's spaces in the order they
+    fill, -1 past its end) fill without gaps (a pattern line from the wall side, the floor from its left): each
+    space's chance that its row's tiles reach past it, over the fills its spaces' readings allow. A space read
+    empty between tiles (a first-player marker, cream on the cream floor, missed) is then taken as covered, and
+    the tiles beyond it are no longer reported one space short."""
+    p = np.where(order >= 0, occupancy[:, np.maximum(order, 0)], 0.0)  # (B, R, M); nothing past a row's end
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    held, free = np.log(p), np.log1p(-p)
+    zero = np.zeros((*p.shape[:2], 1), p.dtype)
+    # log p(exactly k tiles), k = 0..M: the first k spaces held, the rest free
+    fill = (np.concatenate([zero, np.cumsum(held, axis=2)], axis=2)
+            + np.concatenate([np.cumsum(free[..., ::-1], axis=2)[..., ::-1], zero], axis=2))
+    fill = np.exp(fill - fill.max(axis=2, keepdims=True))
+    reach = 1.0 - np.cumsum(fill, axis=2)[..., :-1] / fill.sum(axis=2, keepdims=True)
+    out = occupancy.copy()
+    rows = order >= 0
+    out[:, order[rows]] = reach[:, rows]
+    return out
 
 
 def _softmax(log_likelihood: np.ndarray) -> np.ndarray:
