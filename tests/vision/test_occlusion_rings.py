@@ -38,6 +38,15 @@ def test_an_arc_across_both_circles_flags_and_scattered_points_do_not():
     assert _arc(inner_only.ravel(), 2) == 0
 
 
+def test_single_points_changed_round_a_display_do_not_flag_it():
+    # Seed 20 (1280x720, walnut, no hand): 10 % of display 8's ring points changed past 16 delta E, one or two at
+    # a time (JPEG blocks by the rim's edge); no arc.
+    rec, frame = bench_frame(20, 2, hands=False)
+    assert not frame.occluded["factories"][8]
+    check = rec.read(frame.image).factory_checks[8]
+    assert not check.occluded
+
+
 def test_an_arm_the_colour_of_the_table_by_a_display_flags_it():
     # Seed 23 (1920x1080, oak table, pale skin): an arm passes along display 0's bottom edge and covers 2 % of it;
     # its ring changed by 7-14 delta E over a fifth of both circles, no point past 16 but a JPEG speck or two.
