@@ -16,7 +16,15 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tracker.evidence import CountEvidence, ObservationError, TableEvidence, miss_cost, table_evidence
+from tracker.evidence import (
+    SLOT_VALUES,
+    BoardEvidence,
+    CountEvidence,
+    ObservationError,
+    TableEvidence,
+    miss_cost,
+    table_evidence,
+)
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
 from tracker.hypotheses import (
@@ -37,6 +45,7 @@ from tracker.tiles import COLOUR_NAMES, EMPTY, WALL_SIZE, colored_wall_column
 
 Region = tuple[str, int]
 NO_WALL_EVIDENCE = ((((0.0, 0.0),) * WALL_SIZE),) * WALL_SIZE
+NO_SLOT_EVIDENCE = (0.0,) * SLOT_VALUES
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +99,9 @@ class _RegionWatch:
     since: float = 0.0
     uncovered_since: float | None = None  # None while covered
     lately: dict = field(default_factory=dict)  # reading -> when last read, since the region was last covered
+    # A board's pattern-line slots and floor spaces: element -> (likeliest reading, since when), updated while the
+    # board is uncovered (see MoveTracker._steady_board).
+    elements: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -186,7 +198,10 @@ class MoveTracker:
         for i, ev in enumerate(evidence.boards):
             if not walls:
                 ev = dataclasses.replace(ev, wall=NO_WALL_EVIDENCE, signature=ev.signature[:-1])
-            still = self._at_rest(("board", i), ev.signature, ev.occluded, now, rest)
+            # The board as a whole rests when uncovered and its wall unchanged (pattern lines and floor: per element).
+            still = self._at_rest(("board", i), ev.signature[WALL_SIZE + 1:], ev.occluded, now, rest)
+            if not ev.occluded:
+                ev = self._steady_board(self._watch[("board", i)], ev, now, rest)
             if ev.occluded or not still:
                 hidden.append(("board", i))
                 ev = dataclasses.replace(ev, occluded=True)
@@ -228,6 +243,29 @@ class MoveTracker:
         if signature != watch.signature:
             watch.signature, watch.since = signature, now
         return now - watch.since >= rest - REST_TOLERANCE
+
+    def _steady_board(self, watch: _RegionWatch, ev: BoardEvidence, now: float, rest: float) -> BoardEvidence:
+        """A board in view, with each pattern-line slot and floor space whose reading changed within the rest time
+        turned into no evidence (its own stability: a slot vision reads one way, then another, frame after frame
+        must not keep the whole board from counting; a tile just put down counts once it has rested). A slot that
+        reads as before a cover was at rest all along, as a region is."""
+        pattern = [list(line) for line in ev.pattern]
+        floor = list(ev.floor)
+        signature = [list(part) for part in ev.signature[:WALL_SIZE + 1]]
+        places = [((r, j), pattern[r], j) for r in range(WALL_SIZE) for j in range(r + 1)]
+        places += [(("floor", k), floor, k) for k in range(len(floor))]
+        for key, dists, j in places:
+            reading = _likeliest(dists[j])
+            seen = watch.elements.get(key)
+            if seen is None or seen[0] != reading:
+                watch.elements[key] = seen = (reading, now)
+            if now - seen[1] < rest - REST_TOLERANCE:
+                dists[j] = NO_SLOT_EVIDENCE
+                row = key[0] if key[0] != "floor" else WALL_SIZE
+                signature[row][j] = None
+        return dataclasses.replace(
+            ev, pattern=tuple(tuple(line) for line in pattern), floor=tuple(floor),
+            signature=(*(tuple(part) for part in signature), *ev.signature[WALL_SIZE + 1:]))
 
     # ---- the factory offer -------------------------------------------------------------------------
     def _offer(self, evidence: TableEvidence, now: float, unsteady: frozenset[Region] = frozenset()
@@ -327,7 +365,8 @@ class MoveTracker:
                 ) -> str | None:
         """Why a region `best` changes does not count yet, or None when every one does."""
         hidden = [r for r in changed_regions(committed, best.table)
-                  if _is_hidden(evidence, r) and not (best.legal and self._read_lately(r, best.table, unsteady))]
+                  if (_is_hidden(evidence, r) or _unsettled(evidence, r, committed, best.table))
+                  and not (best.legal and self._read_lately(r, best.table, unsteady))]
         return f"waiting for {_region_name(hidden[0])} to be in view and still" if hidden else None
 
     def _history(self, state: GameState, best: Hypothesis, scorer: Scorer
@@ -836,9 +875,30 @@ def _evidence_key(evidence: TableEvidence) -> tuple:
     )
 
 
-def _in_view(evidence: TableEvidence) -> tuple[bool, ...]:
-    return (*(not b.occluded for b in evidence.boards), *(not f.occluded for f in evidence.factories),
-            not evidence.centre.occluded)
+def _in_view(evidence: TableEvidence) -> tuple:
+    """Which regions are in view, and on each board which places have rested (a place coming to rest is news)."""
+    boards = (None if b.occluded else tuple(x is not None for part in b.signature[:WALL_SIZE + 1] for x in part)
+              for b in evidence.boards)
+    return (*boards, *(not f.occluded for f in evidence.factories), not evidence.centre.occluded)
+
+
+def _unsettled(evidence: TableEvidence, region: Region, before: TableModel, after: TableModel) -> bool:
+    """Whether a board in view has a place the change from `before` to `after` fills or empties that has not rested
+    yet (see MoveTracker._steady_board): every place a commit changes must have been seen at rest."""
+    kind, i = region
+    if kind != "board" or evidence.boards[i].occluded:
+        return False
+    ev, old, new = evidence.boards[i], before.boards[i], after.boards[i]
+    for r in range(WALL_SIZE):
+        if any(a != b and ev.pattern[r][j] == NO_SLOT_EVIDENCE
+               for j, (a, b) in enumerate(zip(old.lines[r], new.lines[r]))):
+            return True
+    floors = [(*f, *(EMPTY,) * (len(ev.floor) - len(f))) for f in (old.floor, new.floor)]
+    return any(a != b and ev.floor[k] == NO_SLOT_EVIDENCE for k, (a, b) in enumerate(zip(*floors)))
+
+
+def _likeliest(dist: tuple[float, ...]) -> int:
+    return max(range(len(dist)), key=dist.__getitem__)
 
 
 def _is_hidden(evidence: TableEvidence, region: Region) -> bool:

@@ -79,18 +79,36 @@ def _argmax(dist: tuple[float, ...]) -> int:
     return max(range(len(dist)), key=dist.__getitem__)
 
 
+def _misread(dist: tuple[float, ...], item: int) -> bool:
+    """Whether a slot or floor space predicted to hold `item` reads likeliest as something else (a place without
+    evidence, every value alike, never does)."""
+    return max(dist) != min(dist) and _argmax(dist) != slot_index(item)
+
+
 def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
-    """How many pattern-line slots, floor spaces and wall spaces of a predicted board are not what vision reads
-    likeliest there (0 for an occluded board; a wall space without evidence either way never counts)."""
+    """How many pattern-line slots (a line's colour counting once), floor spaces and wall spaces of a predicted
+    board are not what vision reads likeliest there (0 for an occluded board; a place without evidence either way
+    never counts)."""
     if ev.occluded:
         return 0
     misses = 0
     for r, slots in enumerate(board.lines):
         dists = ev.pattern[r]
-        misses += sum(_argmax(dists[j]) != slot_index(item) for j, item in enumerate(slots))
+        # A pattern line holds one colour, and vision reads it so (its occupied slots vote on the line's colour):
+        # a tile where vision reads none, or none where it reads one, is a misfit each; a colour read as another
+        # is one misfit for the line, however many of its slots hold it.
+        wrong_colours = set()
+        for j, item in enumerate(slots):
+            if _misread(dists[j], item):
+                seen = _argmax(dists[j])
+                if item == EMPTY or seen == slot_index(EMPTY):
+                    misses += 1
+                else:
+                    wrong_colours.add((item, seen))
+        misses += len(wrong_colours)
     floor = board.floor
     for k in range(FLOOR_SPACES):
-        misses += _argmax(ev.floor[k]) != slot_index(floor[k] if k < len(floor) else EMPTY)
+        misses += _misread(ev.floor[k], floor[k] if k < len(floor) else EMPTY)
     for r, row in enumerate(board.wall):
         for c, cell in enumerate(row):
             empty, occupied = ev.wall[r][c]

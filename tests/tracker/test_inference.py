@@ -525,6 +525,49 @@ def test_a_deal_is_not_made_from_an_unsure_reading_but_from_the_clearest_one():
     assert game.state == truth
 
 
+def test_a_slot_vision_reads_two_ways_frame_after_frame_does_not_keep_its_board_from_counting():
+    # Real vision (tuning seed 4): an empty slot of pattern line 5 read as white one frame and empty the next, for
+    # seconds. The board never looked the same for 0.3 s, and the move onto its pattern line 1 was never committed.
+    truth, game, _ = started(2, seed=5)
+    table = Table(MoveTracker(game), truth)
+    table.frames(5)
+    player = truth.current_player
+    m = next(m for m in truth.legal_moves() if m.line == 0)
+    table.frames(3, occluded=regions_of(truth, m, player))
+    truth.play(m)
+    for n in range(10):
+        obs = observe(truth.to_table())
+        lines = obs["boards"][player]["pattern_lines"]
+        probs = [[{lines[r][j] if j < len(lines[r]) else "empty": 1.0} for j in range(r + 1)] for r in range(5)]
+        probs[4][0] = {"white": 0.9, "empty": 0.1} if n % 2 else {"empty": 1.0}
+        obs["boards"][player]["probabilities"] = {"pattern_lines": probs}
+        table.t += 1 / FPS
+        table.log.append(table.tracker.observe(obs, table.t))
+    assert game.state == truth
+
+
+def test_a_pattern_line_whose_colour_vision_reads_as_another_is_one_misread_not_three():
+    # Real vision (tuning seed 10): three blue tiles on a pattern line read as white in every frame (vision votes
+    # one colour for a line's tiles). The display and the centre say blue was taken; the line's colour is one
+    # misread, which a commit tolerates, not three.
+    truth, game, _ = started(2, seed=5)
+    table = Table(MoveTracker(game), truth)
+    table.frames(5)
+    player = truth.current_player
+    m = next(m for m in truth.legal_moves()
+             if m.line != FLOOR and m.source != CENTRE and 2 <= truth.factories[m.source][m.colour] <= m.line + 1)
+    seen_as = next(c for c in COLOUR_NAMES if c != COLOUR_NAMES[m.colour])
+    table.frames(3, occluded=regions_of(truth, m, player))
+    truth.play(m)
+    for _ in range(8):
+        obs = observe(truth.to_table())
+        line = obs["boards"][player]["pattern_lines"][m.line]
+        obs["boards"][player]["pattern_lines"][m.line] = [seen_as] * len(line)
+        table.t += 1 / FPS
+        table.log.append(table.tracker.observe(obs, table.t))
+    assert game.state == truth
+
+
 def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatch):
     import tracker.inference as inference
 
