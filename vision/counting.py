@@ -60,18 +60,21 @@ DOUBT = 0.25  # a core this much short of FULL is a doubt, not nothing
 # every tile found, on a place whose inscribed disc changed (CHANGED_SHARE of it) since the empty table. A tile
 # whose colour reads patchy (black under a blue cast, low resolution) fills its core only so far.
 SURE_DOUBT, APART, CHANGED_SHARE = 0.3, 0.9, 0.9
-# A tile changes what lies under it: a tile found where less than this share of its inscribed disc changed since the
-# empty table is a doubt. Where the camera's noise or its compression's blocks move a patch of the display's print
-# beyond the unchanged test, the print's colour (a blue rosette) can fill a core, but the patch is smaller than a
-# tile. Not for white: a white tile's middle and motif match the pale print under it (true white tiles' discs,
-# tuning seeds 0-31: 14 of 574 changed less than 0.6). Regions right, tuning seeds 0-31: 1186 without; 1189 / 1189
-# / 1190 / 1188 / 1187 for 0.5 / 0.6 / 0.7 / 0.75 / 0.8 (displays 66 -> 63 wrong at 0.6; the centre unchanged).
+# A tile changes what lies under it: a tile found where less than this share of the square round its core (CORE
+# sides from its middle, inside the tile at any turn) changed since the empty table is a doubt. Where the camera's
+# noise or its compression's blocks move a patch of the display's print beyond the unchanged test, the print's
+# colour (a blue rosette) can fill a core, but the patch is smaller than a tile. Not for white: a white tile's
+# middle and motif match the pale print under it (true white tiles' discs, tuning seeds 0-31: 14 of 574 changed
+# less than 0.6). Regions right, tuning seeds 0-31: on the inscribed disc
+# 1186 without, 1189 / 1189 / 1190 / 1187 for 0.5 / 0.6 / 0.7 / 0.8; later on the square (one box filter, cheaper
+# than the disc's windows), 1193 / 1195 / 1195 / 1192.
 TILE_CHANGED = 0.6
 # A tile whose colour reads too patchy for even a doubt (a black tile's teal motif and blue-cast top, a blurred
 # frame) still changes a tile's shape since the empty table: on a display, a place beyond every tile found (their
-# ERASE discs) whose core and inscribed disc both changed this much is a tile, of the colour most of its disc reads
-# as (at least UNSEEN_VOTES of it). Tuning seeds 0-31, regions right of 1280: 1180 without; 1182-1185 for shares
-# 0.75-0.85 (0.7: 1183, 0.9: 1182, 0.95: 1180), the same for votes 0-0.15 (0.2: 1180).
+# ERASE discs) whose core and the square round it (CORE sides from the middle) both changed this much is a tile, of
+# the colour most of its disc reads as (at least UNSEEN_VOTES of it). Tuning seeds 0-31, regions right of 1280: 1180
+# without; 1182-1185 for shares 0.75-0.85 (0.7: 1183, 0.9: 1182, 0.95: 1180), the same for votes 0-0.15 (0.2:
+# 1180). The square (a box filter) reads as the inscribed disc did (an 11x11 filter, three times the cost).
 UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
 # Between two touching tiles of one colour a core and its disc are as full as on either tile (fuller, where the
 # tiles' motifs read as no tile): a place is also judged by the square ring round it (half-widths SURROUND, in tile
@@ -482,19 +485,20 @@ class RegionCounter:
         return tiles[len(found):]
 
     def _changed_enough(self, found: list[Tile], changed: np.ndarray) -> list[Tile]:
-        """The tiles found whose inscribed disc changed since the empty table (TILE_CHANGED); the others are
-        doubts."""
-        disc = _stamp(0.5 * self.tile_side)
-        h, least = disc.shape[0] // 2, TILE_CHANGED * np.count_nonzero(disc)
-        g = self.size
+        """The tiles found where the square round their core changed since the empty table (TILE_CHANGED of
+        it); the others are doubts."""
+        if all(t.colour in (WHITE, MARKER_INDEX) for t in found):
+            return found
+        square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
+        g, gap = self.size, square // 2  # regions stacked with a gap, so no square straddles two
+        strip = np.zeros((self.regions, g + gap, g), np.float32)
+        strip[:, :g] = changed
+        share = cv2.boxFilter(strip.reshape(-1, g), -1, (square, square), normalize=False,
+                              borderType=cv2.BORDER_CONSTANT).reshape(strip.shape)
+        least = TILE_CHANGED * square ** 2
         kept = []
         for t in found:
-            if t.colour in (WHITE, MARKER_INDEX):
-                kept.append(t)
-                continue
-            y0, y1, x0, x1 = max(0, t.y - h), min(g, t.y + h + 1), max(0, t.x - h), min(g, t.x + h + 1)
-            window = changed[t.region, y0:y1, x0:x1] & disc[y0 - t.y + h:y1 - t.y + h, x0 - t.x + h:x1 - t.x + h]
-            if np.count_nonzero(window) >= least:
+            if t.colour in (WHITE, MARKER_INDEX) or share[t.region, t.y, t.x] >= least:
                 kept.append(t)
             else:
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
@@ -502,25 +506,27 @@ class RegionCounter:
 
     def _unseen_tiles(self, found: list[Tile], label: np.ndarray, changed: np.ndarray) -> list[Tile]:
         """Tiles seen by their shape alone (UNSEEN_SHARE), fullest first, up to each region's capacity: where a
-        tile's core and disc changed since the empty table beyond every tile found, its colour the one most of
-        its disc reads as. Their fill is FULL: even odds, as their colour is."""
+        tile's core and the square round it changed since the empty table beyond every tile found, its colour
+        the one most of its disc reads as. Their fill is FULL: even odds, as their colour is."""
         core, disc, erase = _core(self.tile_side), _stamp(0.5 * self.tile_side), _stamp(ERASE * self.tile_side)
-        least = UNSEEN_SHARE * np.array([_core_pixels(self.tile_side), np.count_nonzero(disc)], np.float32)
-        g, gap = self.size, disc.shape[0] // 2  # regions stacked with a gap, so no disc straddles two
+        square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
+        least = UNSEEN_SHARE * np.array([_core_pixels(self.tile_side), square ** 2], np.float32)
+
+        def full(image: np.ndarray) -> np.ndarray:  # how many times over each place is full enough, at worst
+            box = cv2.boxFilter(image, -1, (square, square), normalize=False, borderType=cv2.BORDER_CONSTANT)
+            return np.minimum(_filter(image, core) / least[0], box / least[1])
+
+        g, gap = self.size, disc.shape[0] // 2  # regions stacked with a gap, so no core straddles two
         left = np.zeros((self.regions, g + gap, g), np.float32)
         left[:, :g] = changed & self.inside
         for t in found:
             _erase(left[t.region, :g], t.y, t.x, erase)
-        kernels = (core, disc.astype(np.float32))
-        flat = left.reshape(-1, g)
-        full = (_filter(flat, kernels[0]) >= least[0]) & (_filter(flat, kernels[1]) >= least[1])
         tiles = []
-        for r in np.flatnonzero(full.reshape(left.shape).any(axis=(1, 2))):
+        for r in np.flatnonzero((full(left.reshape(-1, g)).reshape(left.shape) >= 1.0).any(axis=(1, 2))):
             room = self.capacity - sum(t.region == r and t.colour < len(COLOURS) for t in found)
             mine, votes_of = left[r, :g], _disc_votes(label[r], disc)
             while room > 0:
-                fills = [_filter(mine, k) for k in kernels]
-                both = np.minimum(fills[0] / least[0], fills[1] / least[1])
+                both = full(mine)
                 y, x = divmod(int(np.argmax(both)), g)
                 if both[y, x] < 1.0:
                     break

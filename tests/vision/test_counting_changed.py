@@ -20,11 +20,11 @@ def _counts(label: np.ndarray, changed: np.ndarray) -> dict:
 
 
 def test_a_patch_of_the_print_smaller_than_a_tile_is_no_tile():
-    # The blue rosette all over the display; a patch of it, two thirds of a tile across, moved beyond the
-    # unchanged test (the camera's noise, a compression block): it reads blue and fills a core.
+    # The blue rosette all over the display; a patch of it, about half a tile across, moved beyond the unchanged
+    # test (the camera's noise, a compression block): it reads blue and fills a core.
     label = np.full((40, 40), BLUE, np.int8)
     changed = np.zeros((40, 40), bool)
-    changed[16:24, 17:24] = True
+    changed[17:24, 17:23] = True
     label[~changed] = -1  # what did not change is no tile
     assert _counts(label, changed) == {}
 
