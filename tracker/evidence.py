@@ -16,6 +16,8 @@ Accepted observation shape (a superset of DESIGN.md's):
   factories[j]: {colour: count} or {"counts": {colour: count}, "occluded": bool, "confidence": p}
   center: {colour: count, "first_player": bool} or {"counts": {...}, "first_player": bool, "occluded": bool,
           "confidence": p}
+  details (optional): {"factories": [{"count_confidence": {colour: p}}] per display, "center": {...the same}}:
+          how sure vision is of each colour's count; each tile of difference then costs that colour's miss cost
 """
 
 from __future__ import annotations
@@ -240,10 +242,13 @@ def table_evidence(observation: object, timestamp: float = 0.0) -> TableEvidence
     factory_details = details.get("factories") if isinstance(details, dict) else None
     if not isinstance(factory_details, list) or len(factory_details) != len(factories):
         factory_details = [None] * len(factories)
+    centre_details = details.get("center") if isinstance(details, dict) else None
+    if not isinstance(centre_details, dict) or "count_confidence" not in centre_details:
+        centre_details = None  # the centre's details carry more than counts (the marker's probability)
     return TableEvidence(
         tuple(board_evidence(b, f"boards[{i}]") for i, b in enumerate(boards)),
         tuple(count_evidence(f, f"factories[{j}]", False, d)
               for j, (f, d) in enumerate(zip(factories, factory_details))),
-        count_evidence(centre, "center", True),
+        count_evidence(centre, "center", True, centre_details),
         float(stamp),
     )

@@ -6,10 +6,16 @@ are memoised per evidence: most hypotheses change one board, one source and the 
 
 from __future__ import annotations
 
+import math
+
 from tracker.evidence import BoardEvidence, CountEvidence, TableEvidence, slot_index
 from tracker.scoring import FLOOR_SPACES
 from tracker.table_model import BoardModel, TableModel
 from tracker.tiles import EMPTY
+
+# A count's difference from the reading is a misfit when vision favours its reading at least 4:1 over the
+# predicted count (confidence 2/3 or more: see evidence.miss_cost).
+UNSURE_COUNT = -math.log(4.0)
 
 
 def board_loglik(board: BoardModel, ev: BoardEvidence) -> float:
@@ -31,7 +37,15 @@ def board_loglik(board: BoardModel, ev: BoardEvidence) -> float:
 
 
 def count_loglik(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence) -> float:
-    return count_misfits(counts, marker, ev) * ev.log_miss
+    """Each tile of difference costs what vision's confidence in that colour's count says (the region's, when
+    vision gives none per colour); the first-player marker, the region's."""
+    if ev.occluded:
+        return 0.0
+    costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
+    total = sum(abs(a - b) * cost for a, b, cost in zip(counts, ev.counts, costs))
+    if marker is not None and ev.first_player is not None and marker != ev.first_player:
+        total += ev.log_miss
+    return total
 
 
 def max_loglik(evidence: TableEvidence) -> float:
@@ -118,10 +132,12 @@ def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
 
 
 def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence) -> int:
-    """Tiles (and the first-player marker) by which predicted counts differ from the reading."""
+    """Tiles (and the first-player marker) by which predicted counts differ from the reading, in the colours vision
+    is sure enough of (UNSURE_COUNT: a count read at confidence 0.6 is no contradiction)."""
     if ev.occluded:
         return 0
-    miss = sum(abs(a - b) for a, b in zip(counts, ev.counts))
+    costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
+    miss = sum(abs(a - b) for a, b, cost in zip(counts, ev.counts, costs) if cost <= UNSURE_COUNT)
     if marker is not None and ev.first_player is not None and marker != ev.first_player:
         miss += 1
     return miss

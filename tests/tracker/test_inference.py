@@ -568,6 +568,28 @@ def test_a_pattern_line_whose_colour_vision_reads_as_another_is_one_misread_not_
     assert game.state == truth
 
 
+def test_a_count_vision_says_it_is_unsure_of_is_no_contradiction():
+    # Real vision (tuning seed 10): the centre read with 2 yellow tiles too many, in every frame, and vision said so:
+    # its count of yellow at confidence 0.5-0.67, of every other colour 0.997. That is no reading the move's
+    # prediction contradicts, and the move was never committed.
+    truth, game, _ = started(2, seed=5)
+    table = Table(MoveTracker(game), truth)
+    table.frames(5)
+    player = truth.current_player
+    m = next(m for m in truth.legal_moves() if m.source != CENTRE and len(truth.factories[m.source]) > 1)
+    table.frames(3, occluded=regions_of(truth, m, player))
+    truth.play(m)
+    extra = next(c for c in COLOUR_NAMES if not truth.to_table()["center"].get(c))
+    for _ in range(8):
+        obs = observe(truth.to_table())
+        counts = obs["center"]["counts"]
+        counts[extra] = 2
+        obs["details"] = {"center": {"count_confidence": {c: 0.6 if c == extra else 0.997 for c in COLOUR_NAMES}}}
+        table.t += 1 / FPS
+        table.log.append(table.tracker.observe(obs, table.t))
+    assert game.state == truth
+
+
 def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatch):
     import tracker.inference as inference
 
