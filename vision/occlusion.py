@@ -75,14 +75,18 @@ class RingWatcher:
     """Compares a region's ring with its setup appearance."""
 
     def __init__(self, grid: np.ndarray, frame_size, reference: np.ndarray | None = None,
-                 keep: np.ndarray | None = None, arcs: bool = False) -> None:
-        """`arcs`: the grid's rows are concentric circles, each point in turn round them (circle_ring); a point
-        counts as changed only in a run along its circle (RING_RUN), and a changed arc crossing all of them flags
-        the region too (ARC_DELTA_E)."""
+                 keep: np.ndarray | None = None, arcs: bool = False, run: int = 1,
+                 order: np.ndarray | None = None) -> None:
+        """`arcs`: the grid's rows are concentric circles, each point in turn round them (circle_ring); a changed
+        arc crossing all of them flags the region too (ARC_DELTA_E). A point counts as changed only in a run of
+        `run` along its circle, the points taken in turn round the region in `order` (indices; None: as laid)."""
         self.sampler = PatchSampler(grid, frame_size)
         self.keep = keep  # (P*Q,) bool: ring points to use (e.g. not inside another region)
         self.reference_lab = None if reference is None else to_lab(reference).reshape(-1, 3)
         self.circles = grid.shape[1] if arcs else 0
+        self.run = run
+        self.order = order
+        self.watched = max(1, grid.shape[1] * grid.shape[2] if keep is None else int(np.count_nonzero(keep)))
 
     def sample(self, frame: np.ndarray) -> np.ndarray:
         return self.sampler.sample(frame)
@@ -99,16 +103,13 @@ class RingWatcher:
             return OcclusionCheck(0.0, glare, False)
         lab = to_lab(ring, gain).reshape(-1, 3)
         d = np.sqrt(np.sum((lab - self.reference_lab) ** 2, axis=1))
-        if self.circles:
-            watched = d if self.keep is None else np.where(self.keep, d, 0.0)
-            arc = _arc(watched, self.circles)
-            runs = _in_runs(watched.reshape(self.circles, -1) > RING_DELTA_E)
-            changed = float(runs.sum() / max(1, len(d) if self.keep is None else int(self.keep.sum())))
-        else:
-            arc = 0.0
-            if self.keep is not None:
-                d = d[self.keep]
-            changed = float(np.mean(d > RING_DELTA_E)) if len(d) else 0.0
+        if self.keep is not None:
+            d = np.where(self.keep, d, 0.0)
+        if self.order is not None:
+            d = d[self.order]
+        arc = _arc(d, self.circles) if self.circles else 0.0
+        hit = d.reshape(max(1, self.circles), -1) > RING_DELTA_E
+        changed = float(np.count_nonzero(_in_runs(hit, self.run)) / self.watched)
         outside = float(self.sampler.outside.mean())
         return OcclusionCheck(changed, glare, changed > RING_FRACTION or outside > 0.05 or arc > 0, arc=arc)
 
@@ -125,9 +126,11 @@ def _arc(d: np.ndarray, circles: int) -> float:
     return float(np.mean(np.all(_window_sum(arcs, ARC_SPREAD) > 0, axis=0)))
 
 
-def _in_runs(hit: np.ndarray) -> np.ndarray:
-    """Which of each row's (circle's) hits lie in a run of RING_RUN or more round it."""
-    n, k = hit.shape[1], RING_RUN
+def _in_runs(hit: np.ndarray, k: int) -> np.ndarray:
+    """Which of each row's (circle's) hits lie in a run of k or more round it."""
+    n = hit.shape[1]
+    if k <= 1:
+        return hit
     if np.count_nonzero(hit, axis=1).max() < k:
         return np.zeros_like(hit)
     wrapped = np.concatenate([hit[:, n - k + 1:], hit, hit[:, :k - 1]], axis=1)

@@ -23,7 +23,15 @@ from vision.counting import FACTORY_GRID, RegionCount, RegionCounter, circle_gri
 from vision.light import to_lab
 from vision.localise import LEARNED_KEY, BoardLocaliser
 from vision.observation import build_observation
-from vision.occlusion import RING_DELTA_E, OcclusionCheck, RimWatcher, RingWatcher, circle_ring, polygon_ring
+from vision.occlusion import (
+    RING_DELTA_E,
+    RING_RUN,
+    OcclusionCheck,
+    RimWatcher,
+    RingWatcher,
+    circle_ring,
+    polygon_ring,
+)
 
 FACTORY_RING = (1.1, 1.3)  # table just outside a display, in radii
 # A display's ring is not watched within this many radii of another display, nor in the centre: tiles there (their
@@ -46,6 +54,11 @@ BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
 # seeds 200-247 74 -> 65; boards under a hand missed 0 of 337 and 1 of 349 before and after.
 ZERO_DETOUR_INSET = 0.004
 ZERO_MARGIN = 0.01
+# A board's margin ring point counts as changed only beside another (in turn round the board): JPEG blocks and
+# noise change one here and there. Clean frames, boards flagged: tuning seeds 0-47 48 -> 43 of 768; boards under a
+# hand missed 0 of 254 before and after (runs of 3: 33 flagged, 2 missed).
+BOARD_RING_RUN = 2
+BOARD_RING_EDGE = 32  # points along each edge
 CENTRE_CAPACITY = 100  # tiles: the whole set
 # The centre is covered when this share of it changed since the bare table where no tile explains it: much of its
 # ring is left out near the displays, where a hand reaching in over a display does not cross it (tuning seeds 0-39:
@@ -77,7 +90,7 @@ def _glare(info: dict, where: str) -> float:
     return float(value)
 
 
-def board_ring_grid(geometry: BoardGeometry, zero: Space, per_edge: int = 32,
+def board_ring_grid(geometry: BoardGeometry, zero: Space, per_edge: int = BOARD_RING_EDGE,
                     inset: float = BOARD_RING_INSET) -> np.ndarray:
     """(1, 1, 4 * per_edge, 2) image points round the board's margin, `inset` in from its edges, detouring round
     the score track's "0" space `zero` (ZERO_DETOUR_INSET)."""
@@ -106,6 +119,12 @@ def _display_ring_keep(points: np.ndarray, index: int, displays, centre) -> np.n
         polygon = np.asarray(centre, np.float32).reshape(-1, 1, 2)
         keep &= np.array([cv2.pointPolygonTest(polygon, (float(x), float(y)), False) < 0 for x, y in points])
     return keep
+
+
+def board_ring_order(per_edge: int = BOARD_RING_EDGE) -> np.ndarray:
+    """board_ring_grid's points in turn round the board: its bottom and left edges run the other way."""
+    e = per_edge
+    return np.r_[0:2 * e, 3 * e - 1:2 * e - 1:-1, 4 * e - 1:3 * e - 1:-1]
 
 
 @dataclass
@@ -177,7 +196,7 @@ class TableRecognizer:
             ring_ref = decode_image(info["ring"]) if info.get("ring") else None
             ring = circle_ring(f.center, f.radius, *FACTORY_RING)
             self.factory_rings.append(RingWatcher(ring, self.frame_size, ring_ref, _display_ring_keep(
-                ring.reshape(-1, 2), j, keep_out, profile.center), arcs=True))
+                ring.reshape(-1, 2), j, keep_out, profile.center), arcs=True, run=RING_RUN))
         # The tile side comes from the set's proportions: learned from a setup frame it strayed by up to 20 %
         # (tuning seeds 0-7 at 720p: regions right 89.4 % learned, 90.9 % from the proportions).
         self.display_grids = np.concatenate(grids)
@@ -218,7 +237,8 @@ class TableRecognizer:
         ref = BoardReference.from_json(info["reference"]) if info.get("reference") else None
         reader = BoardReader(spaces.main, ref.main if ref else None, ref.score if ref else None, main.shape[0])
         ring_ref = decode_image(info["ring"]) if info.get("ring") else None
-        ring = RingWatcher(board_ring_grid(geometry, spaces.score[0]), self.frame_size, ring_ref)
+        ring = RingWatcher(board_ring_grid(geometry, spaces.score[0]), self.frame_size, ring_ref, run=BOARD_RING_RUN,
+                           order=board_ring_order())
         return _Board(geometry, spaces, reader, main, score, ring)
 
     def use_empty_table(self, frame: np.ndarray,

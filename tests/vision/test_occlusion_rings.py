@@ -1,10 +1,11 @@
-"""A display's table ring: arms the colour of the table flag it, other displays' tiles do not (tuning seeds < 10000;
-the bench's held-out views are seeds from 10000)."""
+"""Rings round regions: arms the colour of the table flag a display, other displays' tiles and single changed points
+do not; single changed points on a board's margin do not flag it (tuning seeds < 10000; the bench's held-out views
+are seeds from 10000)."""
 
 import numpy as np
 
 from vision.occlusion import _arc
-from vision.recognizer import TableRecognizer
+from vision.recognizer import TableRecognizer, board_ring_order
 from vision.setup import learn_setup
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
@@ -64,3 +65,17 @@ def test_tiles_on_a_neighbouring_display_do_not_flag_a_display():
     rec, frame = bench_frame(38, 3, hands=False)
     assert not frame.occluded["factories"][3]
     assert not rec.recognize(frame.image)["factories"][3]["occluded"]
+
+
+def test_board_ring_order_goes_round_the_board():
+    order = board_ring_order(4)
+    assert sorted(order) == list(range(16))
+    # top left to right, right top to bottom, bottom right to left, left bottom to top (board_ring_grid's edges)
+    assert list(order) == [0, 1, 2, 3, 4, 5, 6, 7, 11, 10, 9, 8, 15, 14, 13, 12]
+
+
+def test_single_points_changed_on_a_boards_margin_do_not_flag_it():
+    # Seed 2 (1280x720, no hand): 6 of board 3's 128 margin points changed past 16 delta E, no two side by side.
+    rec, frame = bench_frame(2, 2, hands=False)
+    assert not frame.occluded["boards"][3]
+    assert not rec.recognize(frame.image)["boards"][3]["occluded"]
