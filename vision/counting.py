@@ -83,6 +83,11 @@ UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
 # for half-widths 0.45-0.55 and 0.7-0.75, weights 0.5-1.5, areas 1-1.6 (these: 1180).
 SURROUND, SURROUND_WEIGHT, SURROUND_AREA = (0.5, 0.75), 1.0, 1.3
 SETTLE = 0.4  # how far (tile sides) a white tile may move when touching white tiles are settled (_second_look)
+# A white tile's side faces, its white darkened, read as black (white and black are SHADE_FREE): seen obliquely they
+# fill a core beside it. On a display, a black tile found within WHITE_SIDE[1] tile sides of a white one whose disc
+# reads black over less than WHITE_SIDE[0] of it is that white tile's side face, a doubt. Regions right, tuning seeds
+# 0-31: 1195 without; 1196 / 1197 / 1195 for 0.4 / 0.5 / 0.6, 1197 for 0.8-1.2 sides; in the centre too, 1196.
+WHITE_SIDE = (0.5, 1.0)
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
 # Share of its inscribed disc that a piece found in the centre must read as its own class: the marker's face fills
 # its disc (see count_labels), and so does a tile's top. A blurred tile's halo on the table round another tile (an
@@ -94,7 +99,7 @@ FACE = 0.35
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
-WHITE = COLOURS.index("white")
+WHITE, BLACK = COLOURS.index("white"), COLOURS.index("black")
 MARKER_INDEX = TILE_CLASSES.index("first_player")
 
 
@@ -391,6 +396,13 @@ class RegionCounter:
             for t in [t for t in tiles if t.colour < len(COLOURS) and t.face < FACE]:
                 tiles.remove(t)
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
+        if not self.allow_marker:  # a white tile's side face is no black tile (WHITE_SIDE)
+            reach = (WHITE_SIDE[1] * self.tile_side) ** 2
+            whites = [t for t in tiles if t.colour == WHITE]
+            for t in [t for t in tiles if t.colour == BLACK and t.face < WHITE_SIDE[0]]:
+                if any(w.region == t.region and (w.y - t.y) ** 2 + (w.x - t.x) ** 2 < reach for w in whites):
+                    tiles.remove(t)
+                    self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         kept: list[Tile] = []
         for t in sorted(tiles, key=lambda t: t.face, reverse=True):
             if any(k.region == t.region and k.colour != t.colour
