@@ -166,6 +166,21 @@ def score_observation(obs: dict, truth: dict, occluded: dict, confident: float =
 def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int] | None = (1280, 720),
              hands: bool = False, variant: str = "colored", look_overrides: dict | None = None):
     """Render one game's setup frame and `frames` random views; calibrate on setup; score. -> (Score, timings)."""
+    total = Score()
+    times = []
+    for rec, view, frame in bench_frames(seed, frames, players, size, hands, variant, look_overrides):
+        t0 = time.perf_counter()
+        obs = rec.recognize(frame.image)
+        times.append(time.perf_counter() - t0)
+        total.add(score_observation(obs, view, frame.occluded))
+    return total, times
+
+
+def bench_frames(seed: int, frames: int, players: int = 4, size: tuple[int, int] | None = None,
+                 hands: bool = False, variant: str = "colored", look_overrides: dict | None = None):
+    """`run_game`'s table for `seed`, frame by frame: (its recogniser, the true view, the rendered frame), the
+    recogniser calibrated on the setup frames and not yet run on this frame. The tests read the bench's very
+    frames through this (tuning seeds)."""
     from vision.synthetic.look import Look
     from vision.synthetic.render import Renderer
 
@@ -174,18 +189,18 @@ def run_game(seed: int, players: int = 4, frames: int = 4, size: tuple[int, int]
     look = Look.random(seed, width, height, **(look_overrides or {}))
     renderer = Renderer(players, variant, look, seed)
     rec = calibrated_recognizer(renderer, players, rng)
-    total = Score()
-    times = []
     for k in range(frames):
         view = random_view(players, rng, variant)
         hand_list = _random_hands(renderer, rng) if hands else ()
         frame = renderer.render(renderer.pieces(view, salt=k), hands=hand_list)
         rec._previous = None  # frames are independent views, not a video: no motion cue between them
-        t0 = time.perf_counter()
-        obs = rec.recognize(frame.image)
-        times.append(time.perf_counter() - t0)
-        total.add(score_observation(obs, view, frame.occluded))
-    return total, times
+        yield rec, view, frame
+
+
+def bench_frame(seed: int, index: int, hands: bool = False) -> tuple:
+    """The `index`-th of `bench_frames` (the recogniser not run on the frames before it)."""
+    *_, last = bench_frames(seed, index + 1, hands=hands)
+    return last
 
 
 def calibrated_recognizer(renderer, players: int, rng: np.random.Generator):

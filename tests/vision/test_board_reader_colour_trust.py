@@ -4,9 +4,7 @@ clipped channel, or fitting no colour well (seeds < 1000; the bench measures on 
 import numpy as np
 
 from vision.board_reader import PRINT_LIT, _colour_trust
-from vision.synthetic.look import Look
-from vision.synthetic.render import Renderer
-from web_dashboard.vision_bench import _slots, calibrated_recognizer, random_view
+from web_dashboard.vision_bench import _slots, bench_frames
 
 
 def test_trust_is_full_for_a_clean_tile_and_less_under_the_spot_clipped_or_unlike_any_colour():
@@ -25,14 +23,8 @@ def test_colours_misread_under_a_strong_lamp_are_not_reported_sure():
     # marker read yellow, both at p 1.00 before; still misread, but no longer sure of it. (Tiles missed or seen
     # where there are none are occupancy's business, not colour's.)
     seed, players = 576, 4
-    rng = np.random.default_rng([seed, 77])
-    renderer = Renderer(players, "colored", Look.random(seed, None, None), seed)
-    rec = calibrated_recognizer(renderer, players, rng)
     sure_and_wrong = []
-    for k in range(4):
-        view = random_view(players, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k))
-        rec._previous = None
+    for k, (rec, view, frame) in enumerate(bench_frames(seed, 4, players)):
         obs = rec.recognize(frame.image)
         for i, (board, truth) in enumerate(zip(obs["boards"], view["boards"])):
             if frame.occluded["boards"][i]:

@@ -28,16 +28,8 @@ def test_tiles_whose_motif_reads_as_another_colour_are_still_tiles_in_the_centre
 def test_rendered_oak_table_round_tiles_is_no_yellow_tile():
     # Tuning seed 8 (oak table, 1280x720, tilted 42 degrees): the table round the centre's tiles, blurred with
     # them, read yellow in crescents that filled a core: frames 0 and 1 read one yellow tile too many.
-    from vision.synthetic.look import Look
-    from vision.synthetic.render import Renderer
-    from web_dashboard.vision_bench import calibrated_recognizer, random_view
+    from web_dashboard.vision_bench import bench_frames
 
-    rng = np.random.default_rng([8, 77])
-    renderer = Renderer(4, "colored", Look.random(8, None, None), 8)
-    rec = calibrated_recognizer(renderer, 4, rng)
-    for k in range(2):
-        view = random_view(4, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k))
-        rec._previous = None
+    for rec, view, frame in bench_frames(8, 2):
         centre = rec.recognize(frame.image)["center"]
         assert {c: centre.get(c, 0) for c in COLOURS} == {c: view["center"].get(c, 0) for c in COLOURS}

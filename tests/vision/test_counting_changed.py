@@ -50,17 +50,9 @@ def test_a_white_tile_whose_middle_matches_the_print_is_a_tile():
 def test_rendered_noisy_empty_displays_hold_no_tile():
     # Tuning seed 30 (640x480, noise 6.4, JPEG 68): a patch of display 6's rosette (frame 0) and of display 1's
     # (frame 1) read as a blue tile on the empty display.
-    from vision.synthetic.look import Look
-    from vision.synthetic.render import Renderer
-    from web_dashboard.vision_bench import calibrated_recognizer, random_view
+    from web_dashboard.vision_bench import bench_frames
 
-    rng = np.random.default_rng([30, 77])
-    renderer = Renderer(4, "colored", Look.random(30, None, None), 30)
-    rec = calibrated_recognizer(renderer, 4, rng)
-    for k, display in enumerate((6, 1)):
-        view = random_view(4, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k))
-        rec._previous = None
+    for (rec, view, frame), display in zip(bench_frames(30, 2), (6, 1)):
         seen = rec.recognize(frame.image)["factories"][display]
         assert view["factories"][display] == {}
         assert {c: seen.get(c, 0) for c in COLOURS} == dict.fromkeys(COLOURS, 0)

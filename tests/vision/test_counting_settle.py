@@ -7,17 +7,9 @@ from calibration.colour_model import COLOURS
 
 def _bench_frames(seed: int, frames: int):
     """(truth, observation) per frame, as `run_game(seed, 4, frames, size=None)` renders and reads them."""
-    from vision.synthetic.look import Look
-    from vision.synthetic.render import Renderer
-    from web_dashboard.vision_bench import calibrated_recognizer, random_view
+    from web_dashboard.vision_bench import bench_frames
 
-    rng = np.random.default_rng([seed, 77])
-    renderer = Renderer(4, "colored", Look.random(seed, None, None), seed)
-    rec = calibrated_recognizer(renderer, 4, rng)
-    for k in range(frames):
-        view = random_view(4, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k))
-        rec._previous = None
+    for rec, view, frame in bench_frames(seed, frames):
         yield view, rec.recognize(frame.image)
 
 

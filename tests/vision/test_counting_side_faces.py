@@ -30,17 +30,8 @@ def test_a_black_tile_beside_a_white_one_is_a_tile():
 def test_rendered_oblique_white_tiles_side_face_is_no_black_tile():
     # Tuning seed 8 (tilted 42 degrees), frame 1, display 2: two blue tiles and a white one, whose tall side face
     # read as a black tile (black 1).
-    from vision.synthetic.look import Look
-    from vision.synthetic.render import Renderer
-    from web_dashboard.vision_bench import calibrated_recognizer, random_view
+    from web_dashboard.vision_bench import bench_frames
 
-    rng = np.random.default_rng([8, 77])
-    renderer = Renderer(4, "colored", Look.random(8, None, None), 8)
-    rec = calibrated_recognizer(renderer, 4, rng)
-    for k in range(2):
-        view = random_view(4, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k))
-        rec._previous = None
-        seen = rec.recognize(frame.image)["factories"][2]
+    view, seen = [(v, rec.recognize(f.image)["factories"][2]) for rec, v, f in bench_frames(8, 2)][-1]
     assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][2].get(c, 0) for c in COLOURS} == {
         **dict.fromkeys(COLOURS, 0), "blue": 2, "white": 1}

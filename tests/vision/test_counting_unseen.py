@@ -73,18 +73,9 @@ def test_a_full_display_gets_no_fifth_tile():
 def test_rendered_black_tile_with_a_patchy_top_is_counted():
     # Tuning seed 20 (walnut table, glare 0.69), frame 1, display 6: of its two black tiles one read as a few
     # black and blue pixels only and was missed (black 1).
-    from vision.synthetic.look import Look
-    from vision.synthetic.render import Renderer
-    from web_dashboard.vision_bench import calibrated_recognizer, random_view
+    from web_dashboard.vision_bench import bench_frames
 
-    rng = np.random.default_rng([20, 77])
-    renderer = Renderer(4, "colored", Look.random(20, None, None), 20)
-    rec = calibrated_recognizer(renderer, 4, rng)
-    for k in range(2):
-        view = random_view(4, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k))
-        rec._previous = None
-        obs = rec.recognize(frame.image)
+    view, obs = [(v, rec.recognize(f.image)) for rec, v, f in bench_frames(20, 2)][-1]
     seen = {c: obs["factories"][6].get(c, 0) for c in COLOURS}
     assert seen == {c: view["factories"][6].get(c, 0) for c in COLOURS} == {**dict.fromkeys(COLOURS, 0),
                                                                           "blue": 1, "black": 2, "white": 1}

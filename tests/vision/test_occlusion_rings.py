@@ -5,24 +5,8 @@ are seeds from 10000)."""
 import numpy as np
 
 from vision.occlusion import _arc
-from vision.recognizer import TableRecognizer, board_ring_order
-from vision.setup import learn_setup
-from vision.synthetic.look import Look
-from vision.synthetic.render import Renderer
-from web_dashboard.vision_bench import _random_hands, empty_view, random_view, setup_view, still_frames
-
-
-def bench_frame(seed: int, index: int, hands: bool = True):
-    """The bench's `index`-th frame for `seed` (run_game's draws, in its order) and its recogniser."""
-    rng = np.random.default_rng([seed, 77])
-    renderer = Renderer(4, "colored", Look.random(seed), seed)
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng)),
-                          empty=still_frames(renderer, empty_view(4)))
-    rec = TableRecognizer(profile)
-    for k in range(index + 1):
-        view = random_view(4, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k), hands=_random_hands(renderer, rng) if hands else ())
-    return rec, frame
+from vision.recognizer import board_ring_order
+from web_dashboard.vision_bench import bench_frame
 
 
 def test_an_arc_across_both_circles_flags_and_scattered_points_do_not():
@@ -42,7 +26,7 @@ def test_an_arc_across_both_circles_flags_and_scattered_points_do_not():
 def test_single_points_changed_round_a_display_do_not_flag_it():
     # Seed 20 (1280x720, walnut, no hand): 10 % of display 8's ring points changed past 16 delta E, one or two at
     # a time (JPEG blocks by the rim's edge); no arc.
-    rec, frame = bench_frame(20, 2, hands=False)
+    rec, _, frame = bench_frame(20, 2)
     assert not frame.occluded["factories"][8]
     check = rec.read(frame.image).factory_checks[8]
     assert not check.occluded
@@ -52,7 +36,7 @@ def test_an_arm_the_colour_of_the_table_by_a_display_flags_it():
     # Seed 23 (1920x1080, oak table, pale skin): an arm passes along display 0's bottom edge and covers 2 % of it;
     # its ring changed by 7-14 delta E over a fifth of both circles, no point past 16 but a JPEG speck or two.
     # The display read confidence 0.98.
-    rec, frame = bench_frame(23, 1)
+    rec, _, frame = bench_frame(23, 1, hands=True)
     assert frame.occluded["factories"][0]
     display = rec.recognize(frame.image)["factories"][0]
     assert display["occluded"]
@@ -62,7 +46,7 @@ def test_an_arm_the_colour_of_the_table_by_a_display_flags_it():
 def test_tiles_on_a_neighbouring_display_do_not_flag_a_display():
     # Seed 38 (1280x720, no hand): display 3's ring passes by a neighbouring display's edge, where red tiles' side faces and
     # shadows changed 13 of its 192 points.
-    rec, frame = bench_frame(38, 3, hands=False)
+    rec, _, frame = bench_frame(38, 3)
     assert not frame.occluded["factories"][3]
     assert not rec.recognize(frame.image)["factories"][3]["occluded"]
 
@@ -76,6 +60,6 @@ def test_board_ring_order_goes_round_the_board():
 
 def test_single_points_changed_on_a_boards_margin_do_not_flag_it():
     # Seed 2 (1280x720, no hand): 6 of board 3's 128 margin points changed past 16 delta E, no two side by side.
-    rec, frame = bench_frame(2, 2, hands=False)
+    rec, _, frame = bench_frame(2, 2)
     assert not frame.occluded["boards"][3]
     assert not rec.recognize(frame.image)["boards"][3]["occluded"]

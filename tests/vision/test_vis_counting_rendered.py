@@ -1,27 +1,15 @@
 """Colour counts of factory displays and the centre on the bench's own rendered games (tuning seeds only)."""
 
-import numpy as np
 import pytest
 
-from vision.synthetic.look import Look
-from vision.synthetic.render import Renderer
-from web_dashboard.vision_bench import calibrated_recognizer, random_view
+from web_dashboard.vision_bench import bench_frames
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 
 
 def bench_game(seed: int, frames: int = 4) -> list[tuple[dict, dict]]:
     """(truth, observation) per frame, exactly as `run_game(seed, 4, frames, size=None)` renders and reads them."""
-    rng = np.random.default_rng([seed, 77])
-    renderer = Renderer(4, "colored", Look.random(seed, None, None), seed)
-    rec = calibrated_recognizer(renderer, 4, rng)
-    out = []
-    for k in range(frames):
-        view = random_view(4, rng)
-        frame = renderer.render(renderer.pieces(view, salt=k))
-        rec._previous = None
-        out.append((view, rec.recognize(frame.image)))
-    return out
+    return [(view, rec.recognize(frame.image)) for rec, view, frame in bench_frames(seed, frames)]
 
 
 def counts(seen: dict) -> dict:
