@@ -279,11 +279,14 @@ class MoveTracker:
             self.alert = None
             return [], None
         key = (len(self.game.record.events), _in_view(evidence), _evidence_key(evidence))
-        if key == self._last_offer_key or (
-                key[:2] == self._last_offer_key[:2] and now - self._last_offer_at < self.settings.search_interval):
-            # The same view, or an undecided search of this state with the same regions in view only just done: a
-            # camera's noise makes every frame a new view, and searching each one would cost more than the frame
-            # rate allows. A region coming to rest is news, though: searching it at once saves a frame of latency.
+        last = self._last_offer_key
+        if key == last or (key[0] == last[0] and _nothing_new(key[1], last[1])
+                           and now - self._last_offer_at < self.settings.search_interval):
+            # The same view, or an undecided search of this state with these regions in view (or more) only just
+            # done: a camera's noise makes every frame a new view, and vision flags regions covered for a frame now
+            # and then; searching each one would cost more than the frame rate allows (a stalled 3-player game took
+            # 0.2 s a frame). A region or a board's place coming to rest is news, though: searching it at once
+            # saves a frame of latency.
             return [], self._last_offer_waiting
         hypotheses = legal_hypotheses(state, scorer, depth=1)
         best_legal = max(_score(h, scorer) for h in hypotheses)
@@ -873,6 +876,19 @@ def _evidence_key(evidence: TableEvidence) -> tuple:
         tuple(None if f.occluded else (f.counts, f.log_miss) for f in evidence.factories),
         None if evidence.centre.occluded else (evidence.centre.counts, evidence.centre.first_player),
     )
+
+
+def _nothing_new(in_view: tuple, before: tuple | None) -> bool:
+    """Whether every region (and every rested place of a board) in view now was in view before (see _in_view)."""
+    if before is None:
+        return False
+    for now, then in zip(in_view, before):
+        if isinstance(now, tuple):
+            if then is None or any(a and not b for a, b in zip(now, then)):
+                return False
+        elif now and not then:
+            return False
+    return True
 
 
 def _in_view(evidence: TableEvidence) -> tuple:

@@ -611,6 +611,26 @@ def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatc
     assert searches and committed and game.state == truth  # searched again, and this view decides
 
 
+def test_an_undecided_view_is_not_searched_again_when_a_region_only_drops_out_of_view(monkeypatch):
+    # Vision flags a display covered one frame in two (real vision, tuning seed 24): each frame had other regions in
+    # view, and a stalled game was searched on every one (0.2 s a frame). Seeing less is no news.
+    import tracker.inference as inference
+
+    truth, game, _ = started(players=4, seed=5)
+    tracker = MoveTracker(game)
+    searches = []
+    real_search = inference.legal_hypotheses
+    monkeypatch.setattr(inference, "legal_hypotheses", lambda *a, **k: searches.append(1) or real_search(*a, **k))
+    truth.play(truth.legal_moves()[0])
+    moved = truth.to_table()
+    view = inference.table_evidence(observe(moved))
+    tracker._last_offer_key = (len(game.record.events), inference._in_view(view), "an earlier view")
+    tracker._last_offer_at, tracker._last_offer_waiting = 1.0, "not sure yet: 'a' or 'b'"
+    tracker._watch.clear()
+    less = inference.table_evidence(observe(moved, occluded={("factory", 8)}))
+    assert tracker._offer(less, 1.05) == ([], "not sure yet: 'a' or 'b'") and not searches
+
+
 @pytest.mark.parametrize("board_hidden_frames", [3, 4])
 def test_a_board_coming_to_rest_is_searched_at_once_even_just_after_an_undecided_search(board_hidden_frames):
     # The display and the centre are in view at once, the hand still over the board: every search is undecided
