@@ -590,7 +590,9 @@ def test_a_count_vision_says_it_is_unsure_of_is_no_contradiction():
     assert game.state == truth
 
 
-def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatch):
+def _undecided(monkeypatch):
+    """A tracker whose last search of the table after one move, 0.05 s before t = 1.05, could not decide (from an
+    earlier view), counting its searches from now on. -> (tracker, searches, the table after the move, game, truth)"""
     import tracker.inference as inference
 
     truth, game, _ = started(players=4, seed=5)
@@ -600,34 +602,31 @@ def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatc
     monkeypatch.setattr(inference, "legal_hypotheses", lambda *a, **k: searches.append(1) or real_search(*a, **k))
     truth.play(truth.legal_moves()[0])
     moved = truth.to_table()
-    # The last search of this state, 0.05 s ago, could not decide; the camera's next view differs by noise only.
     view = inference.table_evidence(observe(moved))
     tracker._last_offer_key = (len(game.record.events), inference._in_view(view), "an earlier view")
     tracker._last_offer_at, tracker._last_offer_waiting = 1.0, "not sure yet: 'a' or 'b'"
     tracker._watch.clear()
-    status = tracker._offer(view, 1.05)
+    return tracker, searches, moved, game, truth
+
+
+def test_an_undecided_view_is_not_searched_again_on_every_noisy_frame(monkeypatch):
+    from tracker.inference import table_evidence
+
+    tracker, searches, moved, game, truth = _undecided(monkeypatch)
+    # The camera's next view differs by noise only.
+    status = tracker._offer(table_evidence(observe(moved)), 1.05)
     assert status == ([], "not sure yet: 'a' or 'b'") and not searches
-    committed, _ = tracker._offer(inference.table_evidence(observe(moved)), 1.05 + tracker.settings.search_interval)
+    committed, _ = tracker._offer(table_evidence(observe(moved)), 1.05 + tracker.settings.search_interval)
     assert searches and committed and game.state == truth  # searched again, and this view decides
 
 
 def test_an_undecided_view_is_not_searched_again_when_a_region_only_drops_out_of_view(monkeypatch):
     # Vision flags a display covered one frame in two (real vision, tuning seed 24): each frame had other regions in
     # view, and a stalled game was searched on every one (0.2 s a frame). Seeing less is no news.
-    import tracker.inference as inference
+    from tracker.inference import table_evidence
 
-    truth, game, _ = started(players=4, seed=5)
-    tracker = MoveTracker(game)
-    searches = []
-    real_search = inference.legal_hypotheses
-    monkeypatch.setattr(inference, "legal_hypotheses", lambda *a, **k: searches.append(1) or real_search(*a, **k))
-    truth.play(truth.legal_moves()[0])
-    moved = truth.to_table()
-    view = inference.table_evidence(observe(moved))
-    tracker._last_offer_key = (len(game.record.events), inference._in_view(view), "an earlier view")
-    tracker._last_offer_at, tracker._last_offer_waiting = 1.0, "not sure yet: 'a' or 'b'"
-    tracker._watch.clear()
-    less = inference.table_evidence(observe(moved, occluded={("factory", 8)}))
+    tracker, searches, moved, _, _ = _undecided(monkeypatch)
+    less = table_evidence(observe(moved, occluded={("factory", 8)}))
     assert tracker._offer(less, 1.05) == ([], "not sure yet: 'a' or 'b'") and not searches
 
 
