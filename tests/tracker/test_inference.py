@@ -525,24 +525,35 @@ def test_a_deal_is_not_made_from_an_unsure_reading_but_from_the_clearest_one():
     assert game.state == truth
 
 
-def test_a_slot_vision_reads_two_ways_frame_after_frame_does_not_keep_its_board_from_counting():
-    # Real vision (tuning seed 4): an empty slot of pattern line 5 read as white one frame and empty the next, for
-    # seconds. The board never looked the same for 0.3 s, and the move onto its pattern line 1 was never committed.
+def _move_then_views(pick, seen, frames: int):
+    """A 2-player game: 5 still frames, the move `pick(truth)` made under a hand (3 frames), then `frames` views of
+    the table after it, each one changed by `seen(observation, frame index, player, move)` as real vision read it.
+    -> (game, truth)"""
     truth, game, _ = started(2, seed=5)
     table = Table(MoveTracker(game), truth)
     table.frames(5)
     player = truth.current_player
-    m = next(m for m in truth.legal_moves() if m.line == 0)
+    m = pick(truth)
     table.frames(3, occluded=regions_of(truth, m, player))
     truth.play(m)
-    for n in range(10):
+    for n in range(frames):
         obs = observe(truth.to_table())
+        seen(obs, n, player, m)
+        table.t += 1 / FPS
+        table.log.append(table.tracker.observe(obs, table.t))
+    return game, truth
+
+
+def test_a_slot_vision_reads_two_ways_frame_after_frame_does_not_keep_its_board_from_counting():
+    # Real vision (tuning seed 4): an empty slot of pattern line 5 read as white one frame and empty the next, for
+    # seconds. The board never looked the same for 0.3 s, and the move onto its pattern line 1 was never committed.
+    def seen(obs, n, player, _move):
         lines = obs["boards"][player]["pattern_lines"]
         probs = [[{lines[r][j] if j < len(lines[r]) else "empty": 1.0} for j in range(r + 1)] for r in range(5)]
         probs[4][0] = {"white": 0.9, "empty": 0.1} if n % 2 else {"empty": 1.0}
         obs["boards"][player]["probabilities"] = {"pattern_lines": probs}
-        table.t += 1 / FPS
-        table.log.append(table.tracker.observe(obs, table.t))
+
+    game, truth = _move_then_views(lambda truth: next(m for m in truth.legal_moves() if m.line == 0), seen, 10)
     assert game.state == truth
 
 
@@ -550,21 +561,16 @@ def test_a_pattern_line_whose_colour_vision_reads_as_another_is_one_misread_not_
     # Real vision (tuning seed 10): three blue tiles on a pattern line read as white in every frame (vision votes
     # one colour for a line's tiles). The display and the centre say blue was taken; the line's colour is one
     # misread, which a commit tolerates, not three.
-    truth, game, _ = started(2, seed=5)
-    table = Table(MoveTracker(game), truth)
-    table.frames(5)
-    player = truth.current_player
-    m = next(m for m in truth.legal_moves()
-             if m.line != FLOOR and m.source != CENTRE and 2 <= truth.factories[m.source][m.colour] <= m.line + 1)
-    seen_as = next(c for c in COLOUR_NAMES if c != COLOUR_NAMES[m.colour])
-    table.frames(3, occluded=regions_of(truth, m, player))
-    truth.play(m)
-    for _ in range(8):
-        obs = observe(truth.to_table())
-        line = obs["boards"][player]["pattern_lines"][m.line]
-        obs["boards"][player]["pattern_lines"][m.line] = [seen_as] * len(line)
-        table.t += 1 / FPS
-        table.log.append(table.tracker.observe(obs, table.t))
+    def pick(truth):
+        return next(m for m in truth.legal_moves()
+                    if m.line != FLOOR and m.source != CENTRE and 2 <= truth.factories[m.source][m.colour] <= m.line + 1)
+
+    def seen(obs, _n, player, move):
+        seen_as = next(c for c in COLOUR_NAMES if c != COLOUR_NAMES[move.colour])
+        line = obs["boards"][player]["pattern_lines"][move.line]
+        obs["boards"][player]["pattern_lines"][move.line] = [seen_as] * len(line)
+
+    game, truth = _move_then_views(pick, seen, 8)
     assert game.state == truth
 
 
@@ -572,21 +578,15 @@ def test_a_count_vision_says_it_is_unsure_of_is_no_contradiction():
     # Real vision (tuning seed 10): the centre read with 2 yellow tiles too many, in every frame, and vision said so:
     # its count of yellow at confidence 0.5-0.67, of every other colour 0.997. That is no reading the move's
     # prediction contradicts, and the move was never committed.
-    truth, game, _ = started(2, seed=5)
-    table = Table(MoveTracker(game), truth)
-    table.frames(5)
-    player = truth.current_player
-    m = next(m for m in truth.legal_moves() if m.source != CENTRE and len(truth.factories[m.source]) > 1)
-    table.frames(3, occluded=regions_of(truth, m, player))
-    truth.play(m)
-    extra = next(c for c in COLOUR_NAMES if not truth.to_table()["center"].get(c))
-    for _ in range(8):
-        obs = observe(truth.to_table())
+    def seen(obs, _n, _player, _move):
         counts = obs["center"]["counts"]
+        extra = next(c for c in COLOUR_NAMES if not counts.get(c))
         counts[extra] = 2
         obs["details"] = {"center": {"count_confidence": {c: 0.6 if c == extra else 0.997 for c in COLOUR_NAMES}}}
-        table.t += 1 / FPS
-        table.log.append(table.tracker.observe(obs, table.t))
+
+    game, truth = _move_then_views(
+        lambda truth: next(m for m in truth.legal_moves() if m.source != CENTRE and len(truth.factories[m.source]) > 1),
+        seen, 8)
     assert game.state == truth
 
 
