@@ -108,13 +108,19 @@ def board_ring_grid(geometry: BoardGeometry, zero: Space, per_edge: int = BOARD_
     return geometry.to_image(uv)[None, None]
 
 
+def _away_from_displays(points: np.ndarray, displays, reach: float, but: int | None = None) -> np.ndarray:
+    """Which points lie farther than `reach` radii from every display (display `but` aside)."""
+    keep = np.ones(len(points), bool)
+    for k, ((cx, cy), r) in enumerate(displays):
+        if k != but:
+            keep &= np.hypot(points[:, 0] - cx, points[:, 1] - cy) > r * reach
+    return keep
+
+
 def _display_ring_keep(points: np.ndarray, index: int, displays, centre) -> np.ndarray:
     """Which of a display's ring points are watched: none near another display (NEIGHBOUR_REACH) or in the
     centre."""
-    keep = np.ones(len(points), bool)
-    for k, ((cx, cy), r) in enumerate(displays):
-        if k != index:
-            keep &= np.hypot(points[:, 0] - cx, points[:, 1] - cy) > r * NEIGHBOUR_REACH
+    keep = _away_from_displays(points, displays, NEIGHBOUR_REACH, but=index)
     if centre is not None and len(centre) >= 3:
         polygon = np.asarray(centre, np.float32).reshape(-1, 1, 2)
         keep &= np.array([cv2.pointPolygonTest(polygon, (float(x), float(y)), False) < 0 for x, y in points])
@@ -185,7 +191,7 @@ class TableRecognizer:
                        for i, b in enumerate(profile.boards)]
         fac_setup = setup.get("factories") or [{}] * len(profile.factories)
         self.factory_rings = []
-        keep_out = [(f.center, f.radius) for f in profile.factories]
+        self._displays = [(f.center, f.radius) for f in profile.factories]
         grids, empties, glare = [], [], []
         for j, f in enumerate(profile.factories):
             info = fac_setup[j] if j < len(fac_setup) else {}
@@ -196,12 +202,11 @@ class TableRecognizer:
             ring_ref = decode_image(info["ring"]) if info.get("ring") else None
             ring = circle_ring(f.center, f.radius, *FACTORY_RING)
             self.factory_rings.append(RingWatcher(ring, self.frame_size, ring_ref, _display_ring_keep(
-                ring.reshape(-1, 2), j, keep_out, profile.center), arcs=True, run=RING_RUN))
+                ring.reshape(-1, 2), j, self._displays, profile.center), arcs=True, run=RING_RUN))
         # The tile side comes from the set's proportions: learned from a setup frame it strayed by up to 20 %
         # (tuning seeds 0-7 at 720p: regions right 89.4 % learned, 90.9 % from the proportions).
         self.display_grids = np.concatenate(grids)
         self.factories = RegionCounter(self.display_grids, inside, self.frame_size)
-        self._displays = [(f.center, f.radius) for f in profile.factories]
         self.rims: RimWatcher | None = None  # the displays' rims, once the bare table is known
         mean_r = float(np.mean([f.radius for f in profile.factories]))
         centre_info = setup.get("center") or {}
@@ -214,10 +219,7 @@ class TableRecognizer:
         if centre_empty is not None and empties and all(e is not None for e in empties):
             self._use_empty(np.stack(empties), centre_empty, np.array(glare, np.float32))
         ring = polygon_ring(profile.center, CENTRE_RING)
-        pts = ring.reshape(-1, 2)
-        keep = np.ones(len(pts), bool)
-        for (cx, cy), r in keep_out:
-            keep &= np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) > r * 1.3
+        keep = _away_from_displays(ring.reshape(-1, 2), self._displays, 1.3)
         ring_ref = decode_image(centre_info["ring"]) if centre_info.get("ring") else None
         self.centre_ring = RingWatcher(ring, self.frame_size, ring_ref, keep)
         self._previous: list[np.ndarray] | None = None
