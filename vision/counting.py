@@ -83,6 +83,12 @@ UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
 # for half-widths 0.45-0.55 and 0.7-0.75, weights 0.5-1.5, areas 1-1.6 (these: 1180).
 SURROUND, SURROUND_WEIGHT, SURROUND_AREA = (0.5, 0.75), 1.0, 1.3
 SETTLE = 0.4  # how far (tile sides) a white tile may move when touching white tiles are settled (_second_look)
+# A doubt is settled with the white tiles found within this many tile sides of it. Taken between two touching white
+# tiles, a tile lies half a side from each, so the doubt on the farther one lies a side from it, beyond APART
+# (tuning seed 12 frame 3, display 7: 0.93 sides). Regions right, tuning seeds 0-31 / check seeds 100-131: 1197 /
+# 1242 within APART (0.9), 1199 / 1245 within 1.0-1.5; taking doubts from 0.25 full instead of SURE_DOUBT: 1195 /
+# 1244.
+SETTLE_REACH = 1.2
 # A white tile's side faces, its white darkened, read as black (white and black are SHADE_FREE): seen obliquely they
 # fill a core beside it. On a display, a black tile found within WHITE_SIDE[1] tile sides of a white one whose disc
 # reads black over less than WHITE_SIDE[0] of it is that white tile's side face, a doubt. Regions right, tuning seeds
@@ -467,7 +473,7 @@ class RegionCounter:
         disc shows a face (FACE), the doubt was a tile."""
         for d in sorted((d for d in doubts if d[2] >= SURE_DOUBT), key=lambda d: -d[2]):
             if not tiles or len(tiles) >= self.capacity or all(
-                    (t[0] - d[0]) ** 2 + (t[1] - d[1]) ** 2 >= (APART * self.tile_side) ** 2 for t in tiles):
+                    (t[0] - d[0]) ** 2 + (t[1] - d[1]) ** 2 >= (SETTLE_REACH * self.tile_side) ** 2 for t in tiles):
                 continue  # alone, a doubt is judged by what changed there (_sure_doubts)
             places, face = _settle(mask, [t[:2] for t in tiles] + [d[:2]], self.tile_side)
             if min(f for _, _, f in places) >= FULL and face >= FACE:

@@ -35,3 +35,33 @@ def test_settling_moves_a_tile_taken_between_two_onto_its_own():
     places, face = _settle(mask, [(20, 18), (20, 28)], side)
     assert [(y, x) for y, x, _ in places] == [(20, 14), (20, 25)]
     assert min(f for _, _, f in places) >= FULL and face > 0.5
+
+
+def _two_white_tiles(side: float) -> np.ndarray:
+    import cv2
+
+    mask = np.zeros((40, 40), np.float32)
+    for cx in (14, 25):
+        mask[15:26, cx - 5:cx + 6] = 1.0
+        cv2.circle(mask, (cx, 20), 2, 0.0, -1)  # the motif reads as no tile
+    return mask
+
+
+def test_a_doubt_a_side_from_a_tile_taken_between_two_is_settled():
+    from vision.counting import RegionCounter, circle_grid
+
+    side = 11.0
+    grid, inside = circle_grid((100.0, 100.0), 50.0, 40)
+    counter = RegionCounter(grid, inside, (200, 200), side)
+    # The tile taken between the two lies half a side from each; the doubt on the far edge of one, a side from it.
+    tiles, doubts = counter._second_look(_two_white_tiles(side), [(20, 20, 0.9)], [(20, 9, 0.45)])
+    assert sorted((y, x) for y, x, _ in tiles) == [(20, 14), (20, 25)] and doubts == []
+
+
+def test_rendered_doubt_a_side_from_a_white_tile_taken_between_two_is_a_tile():
+    # Tuning seed 12 (oak table, glare 0.96), frame 3, display 7: two red and two white tiles. The first white
+    # tile was taken between the white two; the doubt on the farther lay 0.93 sides from it, beyond APART.
+    view, obs = list(_bench_frames(12, 4))[-1]
+    seen = {c: obs["factories"][7].get(c, 0) for c in COLOURS}
+    assert seen == {c: view["factories"][7].get(c, 0) for c in COLOURS} == {**dict.fromkeys(COLOURS, 0), "red": 2,
+                                                                            "white": 2}
