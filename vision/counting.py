@@ -102,6 +102,12 @@ SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbo
 # 5th percentile 0.48-0.70). Regions right of 1280, tuning seeds 0-31: 1183 without, 1183 / 1186 / 1186 / 1184 /
 # 1179 for 0.3 / 0.35 / 0.4 / 0.45 / 0.5. On the displays it changed as many counts for the worse as the better.
 FACE = 0.35
+# ... and a tile there of the colour the bare table reads as (most of it: an oak table reads yellow) this much: round
+# blurred tiles on such a table, their halos of the table's colour fill discs further (oak centres, tuning seeds
+# 0-31 and check seeds 100-131: yellow tiles too many had faces 0.35-0.54, true ones 0.54 and up). Regions right,
+# tuning / check: 1199 / 1245 with FACE alone, 1199 / 1246, 1201 / 1247, 1200 / 1248 for 0.45 / 0.5 / 0.55; for the
+# marker too (white and grey tables read as the cream marker, whose true faces there are 0.3-0.45): 1195 / 1245.
+TABLE_FACE = 0.5
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -178,6 +184,7 @@ class RegionCounter:
         self._mean: np.ndarray | None = None  # the regions averaged while they stay the same
         self._moved = np.ones(self.regions, bool)  # regions new to the steady average on the last frame
         self._glare_ceiling: float | None = None  # the most glare the centre's tiles may be read under (set_empty)
+        self._table_colour: int | None = None  # the colour the bare table reads as, in the centre (TABLE_FACE)
 
     def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None,
                   glare: np.ndarray | None = None) -> None:
@@ -201,6 +208,21 @@ class RegionCounter:
             bare = np.median(smooth[self.inside].astype(np.float32), axis=0)
             self._glare_ceiling = 0.5 * float(bare.min())
             _print_fit(self._classes())  # built now, not on the first frame
+        self._table_colour = None
+        if self.allow_marker and self.print_gain is not None:
+            self._table_colour = self._bare_colour(smooth)
+
+    def _bare_colour(self, smooth: np.ndarray) -> int | None:
+        """The tile colour (COLOURS index) that most of the bare regions' `smooth` (N, G, G, 3) BGR reads as in
+        the print's light, if one does."""
+        key = ("print", self._classes())
+        if self._lut_key != key:
+            self._lut, self._lut_key = _print_lut(self._classes()), key
+        lit = np.clip(smooth * self.print_gain[:, None, None, :], 0, 255).astype(np.uint8)[self.inside] >> 3
+        index = (lit[:, 0].astype(np.int32) << 10) | (lit[:, 1].astype(np.int32) << 5) | lit[:, 2]
+        shares = np.bincount(self._lut[index] + 1, minlength=self._classes() + 1)[1:] / max(len(index), 1)
+        colour = int(np.argmax(shares))
+        return colour if shares[colour] >= 0.5 and colour < len(COLOURS) else None
 
     def find_glare(self, setup_bgr: np.ndarray) -> np.ndarray:
         """(N,) the lamp's reflection over each display as an additive grey (8-bit, setup light), from the
@@ -398,8 +420,9 @@ class RegionCounter:
 
         for t in tiles:
             t.face = own_share(t)
-        if self.allow_marker:  # in the centre, a tile too is a square face (FACE)
-            for t in [t for t in tiles if t.colour < len(COLOURS) and t.face < FACE]:
+        if self.allow_marker:  # in the centre, a tile too is a square face (FACE, TABLE_FACE)
+            for t in [t for t in tiles if t.colour < len(COLOURS)
+                      and t.face < (TABLE_FACE if t.colour == self._table_colour else FACE)]:
                 tiles.remove(t)
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         if not self.allow_marker:  # a white tile's side face is no black tile (WHITE_SIDE)
