@@ -4,7 +4,9 @@ Occupancy is a change against the empty-board reference captured at setup: per p
 after the light is normalised on the board's own print. A tile changes its space by more than its colour: bevel
 highlights, side faces, a shadow, a small offset, so even a tile on its own printed colour (colored wall) shows.
 Each space is read twice: first from its own patch, then again in the light of its board (_context): its
-neighbours' first readings and the board's own template of how a tile changes its space.
+neighbours' first readings and the board's own template of how a tile changes its space. A colored wall's space is
+read a third time once the tiles' colours are known: against the board's own tiles of its printed colour
+(_exemplar_likeness).
 Colour is decided only where the rules leave a choice: pattern lines (one colour per line, so the slots vote)
 and the floor (5 colours or the first-player marker). Wall spaces are occupied-or-not. Colours are judged in the
 light of the board's own print: each space is divided by its empty cream print at setup (after the lamp's glare
@@ -110,6 +112,7 @@ class BoardReader:
             print_lab = to_lab(self.ref_mid * self._print_gain(0.0))
             self.ref_tile_likeness = _tile_likeness(print_lab)
             self.occupancy_weights, self.context_weights, self.print_colour = self._occupancy_weights(print_lab)
+            self.print_inner = _print_inner(smooth, np.arange(len(smooth)), self._print_gain(0.0))
         else:
             self.ref_ground = None
             self.ref_stats = None
@@ -362,6 +365,13 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         glare = np.repeat([g for _, _, g in lit], len(boards[0].spaces))
         spot = np.concatenate([reader.spot for reader in boards])
         colour_probs = _softmax(log_likelihood * _colour_trust(log_likelihood, spot, look.clipped, glare)[:, None])
+        # The colored walls' spaces are read a third time, now that the tiles' colours are known (the pattern lines'
+        # fill and the glare above weigh only cream spaces).
+        stack = _stack(boards)
+        if stack.again.any():
+            likeness = _exemplar_likeness(look, occupancy, colour_probs, stack, len(boards))
+            occupancy[stack.again] = _logistic(np.column_stack([look.context[stack.again], likeness]),
+                                               stack.wall_weights[stack.again])
         for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
             readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
                                           look.gains[k], scores[i], outsides[i], filled[r])
@@ -384,6 +394,15 @@ class _Stack:
     strip_masks: np.ndarray  # (P*P, 4) the means of a patch's border strips, in _edge_features's order, / 10
     inner_mask: np.ndarray  # (P*P,) the mean over the printed space itself (_inner)
     printed: np.ndarray  # (B*N, 5) one-hot: the colour printed under a colored wall's space (none elsewhere)
+    again: np.ndarray  # (B*N,) bool: a colored wall's space, read again once the tiles' colours are known
+    wall_weights: np.ndarray  # (B*N, K+3) the weights of that third reading (see _exemplar_likeness)
+    print_walls: np.ndarray  # (W, M*3) the colored walls' spaces' BGR at setup in the print's light (_print_inner)
+    exemplar_rows: np.ndarray  # (U,) the rows of the cream spaces and the colored walls' spaces, in order
+    exemplar_board: np.ndarray  # (U, B) bool: the board of each of those rows
+    exemplar_cream: np.ndarray  # (U, 1) bool: a cream space
+    exemplar_printed: np.ndarray  # (U, 5) bool: the colour printed under a colored wall's space
+    exemplar_is_wall: np.ndarray  # (U,) bool: a colored wall's space (stack.again)
+    exemplar_group: np.ndarray  # (W,) the colored walls' spaces' boards and printed colours, as board * 5 + colour
 
 
 @functools.lru_cache(maxsize=8)
@@ -401,7 +420,25 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([np.isin(r.kind, (PATTERN, WALL, FLOOR)) for r in readers]),
                   _strip_masks(readers[0].patch),
                   _inner_mask(readers[0].patch),
-                  np.concatenate([r.print_colour[:, None] == np.arange(N_COLOURS) for r in readers]).astype(np.float32))
+                  np.concatenate([r.print_colour[:, None] == np.arange(N_COLOURS) for r in readers]).astype(np.float32),
+                  np.concatenate([r.print_colour >= 0 for r in readers]),
+                  np.concatenate([WALL_AGAIN_WEIGHTS[np.maximum(r.print_colour, 0)] for r in readers]),
+                  np.concatenate([r.print_inner[r.print_colour >= 0] for r in readers]).reshape(
+                      sum(int(np.sum(r.print_colour >= 0)) for r in readers), -1),
+                  *_exemplar_rows(readers))
+
+
+def _exemplar_rows(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, ...]:
+    """_Stack's exemplar_rows, exemplar_board, exemplar_cream, exemplar_printed, exemplar_is_wall and
+    exemplar_group (see _exemplar_likeness)."""
+    n = len(readers[0].spaces)
+    cream = np.concatenate([np.isin(r.kind, (PATTERN, FLOOR)) for r in readers])
+    colour = np.concatenate([r.print_colour for r in readers])
+    used = np.flatnonzero(cream | (colour >= 0))
+    board, colour = used // n, colour[used]
+    wall = colour >= 0
+    return (used, board[:, None] == np.arange(len(readers)), cream[used, None], colour[:, None] == np.arange(N_COLOURS),
+            wall, board[wall] * N_COLOURS + colour[wall])
 
 
 @dataclass
@@ -415,6 +452,9 @@ class _Look:
     setup_lit: np.ndarray  # (B*N, 3) BGR of each space's middle (TOP_QUANTILE) in the setup light, for colours
     clipped: np.ndarray  # (B*N, 3) bool: that middle clipped (the sensor's white) in that channel
     plain: np.ndarray  # (B*N, 3) its Lab in the print's light, no glare taken off
+    first: np.ndarray  # (B*N,) each space's first reading, from its own patch
+    smooth: np.ndarray  # (B*N, P, P, 3) the patches, smoothed (_smooth)
+    space_gains: np.ndarray  # (B*N, 3) BGR gains to the setup light
 
 
 def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
@@ -434,10 +474,11 @@ def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     # a tile is bolder than the print of its own colour.
     likeness = _tile_likeness(to_lab(np.clip(median * space_gains * stack.print_gain, 0.0, 255.0)))
     features = np.column_stack([feats, likeness - stack.ref_tile_likeness, likeness])
-    context = _context(delta, _logistic(features, stack.weights), stack, boards)
+    first = _logistic(features, stack.weights)
+    context = _context(delta, first, stack, boards)
     setup_lit = top * space_gains
     return _Look(gains, features, context, ground_change, setup_lit, top >= CLIPPED,
-                 to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)))
+                 to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)), first, smooth, space_gains)
 
 
 def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -> np.ndarray:
@@ -494,6 +535,50 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
         along,
         known,
     ]).astype(np.float32)
+
+
+def _exemplar_likeness(look: _Look, occupancy: np.ndarray, colour_probs: np.ndarray, stack: _Stack,
+                       boards: int) -> np.ndarray:
+    """(W, 2) for each colored wall's space (stack.again): how much more it looks like a tile of its printed colour
+    on its board than like its own empty print, and whether there was such a tile to compare with.
+
+    A matte tile on its own print changes its space's colour and texture little, the change the first two readings
+    weigh; but the board shows what a tile of that colour looks like under this lamp, from this side: its clear
+    tiles of that colour in the pattern lines and the floor (their colours are known by now) and its clear wall
+    tiles on that print. Their mean patch in the print's light is the exemplar; the space is compared with it and
+    with its print at setup (mean absolute BGR difference over the printed space): log((to print + 1) / (to exemplar + 1)).
+    A wall tile is not its own exemplar."""
+    used = stack.exemplar_rows
+    member = (stack.exemplar_cream & (colour_probs[used, :N_COLOURS] > CLEAR_TILE)) | stack.exemplar_printed
+    member &= (occupancy[used] > CLEAR_TILE)[:, None]  # (U, 5)
+    # Only the members' and the walls' patches are needed: most cream spaces hold no clear tile.
+    need = np.flatnonzero(member.any(axis=1) | stack.exemplar_is_wall)
+    rows = used[need]
+    cur = _print_inner(look.smooth, rows, look.space_gains[rows] * stack.print_gain[rows]).reshape(len(rows), -1)
+    # Exemplars are per board and colour: the members' patches summed in groups board * 5 + colour.
+    group = (stack.exemplar_board[need, :, None] & member[need, None, :]).reshape(len(need), -1).astype(np.float32)
+    sums, counts = group.T @ cur, group.sum(axis=0)  # (B*5, M), (B*5,)
+    walls = np.flatnonzero(stack.exemplar_is_wall[need])  # the colored walls' spaces, in order, among the rows
+    own_group = stack.exemplar_group
+    own = group[walls, own_group]
+    count = counts[own_group] - own
+    wall = cur[walls]
+    exemplar = (sums[own_group] - own[:, None] * wall) / np.maximum(count, 1.0)[:, None]
+    to_print = np.abs(wall - stack.print_walls).mean(axis=1)
+    to_tile = np.abs(wall - exemplar).mean(axis=1)
+    have = count > 0
+    return np.column_stack([np.where(have, np.log((to_print + 1.0) / (to_tile + 1.0)), 0.0), have])
+
+
+def _print_inner(smooth: np.ndarray, rows: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """(R, M, 3) float BGR of the printed space (_inner) of these rows of smoothed patches (N, P, P, 3) in the
+    print's light: times each row's gain (R, 3) from their light to the print's. Every other pixel across and
+    down: the patches are smoothed, and a quarter of the pixels cost a quarter of the time."""
+    p = smooth.shape[1]
+    lo, hi = int(round(p * 0.2)), int(round(p * 0.8))  # as _inner
+    inner = smooth[rows, lo:hi:2, lo:hi:2].reshape(len(rows), -1, 3).astype(np.float32)
+    inner *= gain[:, None, :].astype(np.float32)
+    return inner
 
 
 def _inner_mask(p: int) -> np.ndarray:
@@ -709,6 +794,16 @@ CONTEXT_WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
     [0.169, 0.868, -1.742, -3.177, 0.911, -0.143, 10.485, -0.411, 0.582, -4.461],
     [-0.024, 0.722, -0.869, -4.991, 0.833, 1.237, 9.720, 0.523, -1.575, -1.429],
     [0.844, 1.297, -1.406, -2.603, 1.341, -2.572, 8.934, 1.437, -2.250, -2.525],
+], np.float32)
+# Logistic weights of a colored wall's third reading (see _exemplar_likeness): its context inputs, then its
+# likeness to its board's exemplar and whether there was one, by printed colour (COLOURS order); fitted as the
+# context weights, on tuning seeds 0-199 and 400-619.
+WALL_AGAIN_WEIGHTS = np.array([  # by printed colour, COLOURS order
+    [-0.111, 1.913, 2.162, -7.527, 1.228, 1.885, 10.374, -0.014, -2.744, 11.413, 4.414, 0.668],
+    [-0.019, 0.864, -1.093, -2.771, 0.708, -1.538, 6.681, 0.761, 0.397, 2.611, 0.324, -1.997],
+    [0.306, 1.096, -1.434, -3.306, 0.764, -1.232, 11.021, -0.535, 1.322, 1.713, 0.135, -4.461],
+    [0.059, 0.957, -0.602, -5.903, 0.715, 1.800, 7.027, 0.222, -0.002, 3.243, 1.381, -3.074],
+    [0.912, 1.517, -0.392, -4.131, 1.168, -2.183, 5.895, 1.420, 0.976, 5.262, -0.849, -4.633],
 ], np.float32)
 CONTEXT_CREAM_WEIGHTS = np.array([-0.189, 0.475, -0.661, -3.162, 1.117, -0.668, 6.939, 0.0, 0.0, -0.324], np.float32)
 CONTEXT_NONE = np.array([0, 0, 0, 0, 1, 0, 0, 0, 0, 0], np.float32)  # the first reading stands (the gray wall, ground)
