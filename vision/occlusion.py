@@ -81,7 +81,9 @@ class RingWatcher:
         arc crossing all of them flags the region too (ARC_DELTA_E). A point counts as changed only in a run of
         `run` along its circle, the points taken in turn round the region in `order` (indices; None: as laid)."""
         self.sampler = PatchSampler(grid, frame_size)
+        self.points = grid.reshape(-1, 2)
         self.keep = keep  # (P*Q,) bool: ring points to use (e.g. not inside another region)
+        self.stale: np.ndarray | None = None  # (P*Q,) bool: points whose reference no longer holds (forget)
         self.reference_lab = None if reference is None else to_lab(reference).reshape(-1, 3)
         self.circles = grid.shape[1] if arcs else 0
         self.run = run
@@ -95,6 +97,18 @@ class RingWatcher:
         """The ring as it looks in this frame becomes its reference (in the setup's light, as `check` compares)."""
         self.reference_lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
 
+    def forget(self, points: np.ndarray) -> None:
+        """These points (bool, P*Q) no longer look as recorded (something was moved over or off them): they are
+        left out of the check until `relearn`."""
+        self.stale = points if self.stale is None else self.stale | points
+
+    def relearn(self, frame: np.ndarray, gain: np.ndarray | None) -> None:
+        """The forgotten points as they look in this frame become their reference."""
+        if self.stale is not None and self.reference_lab is not None:
+            lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
+            self.reference_lab = np.where(self.stale[:, None], lab, self.reference_lab)
+        self.stale = None
+
     def check(self, frame: np.ndarray, gain: np.ndarray | None) -> OcclusionCheck:
         ring = self.sampler.sample(frame)
         flat = ring.reshape(-1, 3)
@@ -105,6 +119,8 @@ class RingWatcher:
         d = np.sqrt(np.sum((lab - self.reference_lab) ** 2, axis=1))
         if self.keep is not None:
             d = np.where(self.keep, d, 0.0)
+        if self.stale is not None:
+            d = np.where(self.stale, 0.0, d)
         if self.order is not None:
             d = d[self.order]
         arc = _arc(d, self.circles) if self.circles else 0.0

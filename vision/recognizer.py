@@ -48,6 +48,10 @@ CENTRE_RING = 1.06
 MOVED_RING_CHANGE = 0.1
 MOVED_RING_SLACK = (-1.0, -0.5, 0.0, 0.5, 1.0)  # image pixels across the margin, inward positive
 BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
+# A nudged board carries its edge and contact shadow over the table rings round displays and the centre near it:
+# those points (within this many board sides of its old or new outline) are left out until the board has settled
+# at its new pose and the region reads uncovered, then recorded again there.
+MOVED_BOARD_REACH = 0.06
 # The score marker stands on the score track's "0" space at setup and leaves it at the first scoring, for good:
 # where the margin ring would cross that space it runs on the border outside it instead (this far in; the space
 # and ZERO_MARGIN round it, board units). Clean frames, boards flagged: tuning seeds 0-47 56 -> 48 of 768, check
@@ -115,6 +119,15 @@ def _away_from_displays(points: np.ndarray, displays, reach: float, but: int | N
         if k != but:
             keep &= np.hypot(points[:, 0] - cx, points[:, 1] - cy) > r * reach
     return keep
+
+
+def _near_outlines(points: np.ndarray, outlines, reach: float) -> np.ndarray:
+    """Which points lie inside any of these quadrilaterals (image corners) or within `reach` pixels of one."""
+    near = np.zeros(len(points), bool)
+    for corners in outlines:
+        polygon = np.asarray(corners, np.float32).reshape(-1, 1, 2)
+        near |= np.array([cv2.pointPolygonTest(polygon, (float(x), float(y)), True) > -reach for x, y in points])
+    return near
 
 
 def _display_ring_keep(points: np.ndarray, index: int, displays, centre) -> np.ndarray:
@@ -223,6 +236,7 @@ class TableRecognizer:
         ring_ref = decode_image(centre_info["ring"]) if centre_info.get("ring") else None
         self.centre_ring = RingWatcher(ring, self.frame_size, ring_ref, keep)
         self._previous: list[np.ndarray] | None = None
+        self._waiting_for: dict[int, set[int]] = {}  # table ring (displays', then the centre's) -> moved boards
         # Boards get nudged: follow each from its own print when its look was learned at setup.
         self.localiser = None
         if learned.get(LEARNED_KEY):
@@ -275,12 +289,30 @@ class TableRecognizer:
     def set_board_corners(self, index: int, corners) -> None:
         """A board moved (markers or tracking found its new pose): rebuild its sampling grids, keep its reference."""
         info = ((self.profile.learned or {}).get("setup") or {}).get("boards") or []
-        old_ring = self.boards[index].ring.reference_lab
+        old = self.boards[index]
         self.boards[index] = self._board(index, corners, info[index] if index < len(info) else {})
         # Until the ring is recorded again at the new pose (read, once the board reads uncovered), the old one
         # stands in: its colours hold in board coordinates, all but the board's edge and shadow.
-        self.boards[index].ring.reference_lab = old_ring
+        self.boards[index].ring.reference_lab = old.ring.reference_lab
         self.boards[index].moved = True
+        reach = MOVED_BOARD_REACH * old.geometry.pixels_per_unit()
+        for k, ring in enumerate(self._table_rings()):
+            near = _near_outlines(ring.points, (old.geometry.corners, self.boards[index].geometry.corners), reach)
+            if near.any():
+                ring.forget(near)
+                self._waiting_for.setdefault(k, set()).add(index)
+
+    def _table_rings(self) -> list[RingWatcher]:
+        return [*self.factory_rings, self.centre_ring]
+
+    def _relearn_table_rings(self, frame: np.ndarray, gain: np.ndarray | None, checks: list[OcclusionCheck]) -> None:
+        """Table rings that moved boards left waiting are recorded again where they read uncovered and those
+        boards have settled (their margin rings recorded at the new pose, nothing over them)."""
+        rings = self._table_rings()
+        for k, boards in list(self._waiting_for.items()):
+            if not checks[k].occluded and not any(self.boards[i].moved for i in boards):
+                rings[k].relearn(frame, gain)
+                del self._waiting_for[k]
 
     # ---- per frame ----------------------------------------------------------------------------------------
     def check_frame(self, frame: np.ndarray) -> None:
@@ -317,6 +349,8 @@ class TableRecognizer:
         centre_check = self.centre_ring.check(frame, gain)
         if centre.unexplained > CENTRE_UNEXPLAINED:
             centre_check = replace(centre_check, occluded=True)
+        if self._waiting_for:
+            self._relearn_table_rings(frame, gain, [*factory_checks, centre_check])
         motion = self._motion(samples)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
 
