@@ -69,6 +69,13 @@ SURE_DOUBT, APART, CHANGED_SHARE = 0.3, 0.9, 0.9
 # 1186 without, 1189 / 1189 / 1190 / 1187 for 0.5 / 0.6 / 0.7 / 0.8; later on the square (one box filter, cheaper
 # than the disc's windows), 1193 / 1195 / 1195 / 1192.
 TILE_CHANGED = 0.6
+# ... and in the centre a white tile this much (TILE_CHANGED spares white for the displays' pale print; the table
+# under the centre has none): under a strong lamp on a grey table, lit patches of the table read white and filled
+# cores (tuning seed 7, check seed 107: discs 0.40-0.70 changed; true white tiles' discs, 1st percentile, 0.89 and
+# 0.90). Regions right, tuning seeds 0-31 / check seeds 100-131, from 1207 / 1248: 0.6 / 0.7 / 0.8 / 0.9 give
+# 1207 / 1249, 1207 / 1250, 1207 / 1251, 1207 / 1251; on the tuning seeds 0.7 and 0.8 take off one and two of seed
+# 7's false white tiles, 0.9 a true one too.
+CENTRE_WHITE_CHANGED = 0.8
 # A tile whose colour reads too patchy for even a doubt (a black tile's teal motif and blue-cast top, a blurred
 # frame) still changes a tile's shape since the empty table: on a display, a place beyond every tile found (their
 # ERASE discs) whose core and the square round it (CORE sides from the middle) both changed this much is a tile, of
@@ -537,8 +544,9 @@ class RegionCounter:
 
     def _changed_enough(self, found: list[Tile], changed: np.ndarray) -> list[Tile]:
         """The tiles found where the square round their core changed since the empty table (TILE_CHANGED of
-        it); the others are doubts."""
-        if all(t.colour in (WHITE, MARKER_INDEX) for t in found):
+        it; in the centre white ones CENTRE_WHITE_CHANGED, on a display none); the others are doubts."""
+        spared = (MARKER_INDEX,) if self.allow_marker else (WHITE, MARKER_INDEX)
+        if all(t.colour in spared for t in found):
             return found
         square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
         g, gap = self.size, square // 2  # regions stacked with a gap, so no square straddles two
@@ -546,10 +554,10 @@ class RegionCounter:
         strip[:, :g] = changed
         share = cv2.boxFilter(strip.reshape(-1, g), -1, (square, square), normalize=False,
                               borderType=cv2.BORDER_CONSTANT).reshape(strip.shape)
-        least = TILE_CHANGED * square ** 2
         kept = []
         for t in found:
-            if t.colour in (WHITE, MARKER_INDEX) or share[t.region, t.y, t.x] >= least:
+            least = (CENTRE_WHITE_CHANGED if t.colour == WHITE else TILE_CHANGED) * square ** 2
+            if t.colour in spared or share[t.region, t.y, t.x] >= least:
                 kept.append(t)
             else:
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
