@@ -6,7 +6,7 @@ highlights, side faces, a shadow, a small offset, so even a tile on its own prin
 Each space is read twice: first from its own patch, then again in the light of its board (_context): its
 neighbours' first readings and the board's own template of how a tile changes its space. A colored wall's space is
 read a third time once the tiles' colours are known: against the board's own tiles of its printed colour
-(_exemplar_likeness).
+(_Exemplars), which weigh the colours of the tiles in the pattern lines and the floor too.
 Colour is decided only where the rules leave a choice: pattern lines (one colour per line, so the slots vote)
 and the floor (5 colours or the first-player marker). Wall spaces are occupied-or-not. Colours are judged in the
 light of the board's own print: each space is divided by its empty cream print at setup (after the lamp's glare
@@ -49,6 +49,8 @@ MARKER_INDEX = TILE_CLASSES.index("first_player")
 # Log-trust per unit of: best class log-likelihood below -7, under the spot, a clipped channel, glare / 100; fitted
 # (least log loss of the true colour, trust at most 1) on the tiles of tuning seeds 0-48, 400-509 and 560-619.
 TRUST_WEIGHTS = np.array([-0.24, -0.838, -1.527, -0.88], np.float32)
+COLOUR_EXEMPLAR_WEIGHT = 1.0  # log-likelihood per unit of _Exemplars.colour_distance (tuning seeds 0-199, 400-619:
+# 0 / 0.5 / 1 / 1.25 / 1.5 / 2 -> space errors 771 / - / 731 / - / 737 / -; 0-199 alone 264 / 252 / 244 / - / 238)
 CLEAR_TILE = 0.9  # a first reading this sure is a tile the board's template of a tile's change is taken from
 TEMPLATE_TILES = 3  # fewer clear tiles on a board make no template
 TOP_QUANTILE = 70.0  # a tile's colour: this per-channel quantile of its space's middle, not the median (seen
@@ -364,14 +366,21 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
                 log_likelihood[r] = clipped_ll
         glare = np.repeat([g for _, _, g in lit], len(boards[0].spaces))
         spot = np.concatenate([reader.spot for reader in boards])
-        colour_probs = _softmax(log_likelihood * _colour_trust(log_likelihood, spot, look.clipped, glare)[:, None])
-        # The colored walls' spaces are read a third time, now that the tiles' colours are known (the pattern lines'
-        # fill and the glare above weigh only cream spaces).
+        logits = log_likelihood * _colour_trust(log_likelihood, spot, look.clipped, glare)[:, None]
+        colour_probs = _softmax(logits)
+        # The board's clear tiles, now that their colours are known, show what a tile of each colour looks like
+        # here: the colored walls' spaces are read a third time against them (the pattern lines' fill and the
+        # glare above weigh only cream spaces), and the cream spaces' tiles' colours are weighed against them.
         stack = _stack(boards)
+        exemplars = _Exemplars.of(look, occupancy, colour_probs, stack, len(boards))
         if stack.again.any():
-            likeness = _exemplar_likeness(look, occupancy, colour_probs, stack, len(boards))
-            occupancy[stack.again] = _logistic(np.column_stack([look.context[stack.again], likeness]),
+            occupancy[stack.again] = _logistic(np.column_stack([look.context[stack.again], exemplars.likeness(stack)]),
                                                stack.wall_weights[stack.again])
+        # Under the lamp's spot a tile looks as much like where it lies as its colour: the board's others are no
+        # exemplar there.
+        logits[:, :N_COLOURS] += (COLOUR_EXEMPLAR_WEIGHT * (spot == 0))[:, None] * exemplars.colour_distance(occupancy,
+                                                                                                             stack)
+        colour_probs = _softmax(logits)
         for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
             readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
                                           look.gains[k], scores[i], outsides[i], filled[r])
@@ -395,14 +404,17 @@ class _Stack:
     inner_mask: np.ndarray  # (P*P,) the mean over the printed space itself (_inner)
     printed: np.ndarray  # (B*N, 5) one-hot: the colour printed under a colored wall's space (none elsewhere)
     again: np.ndarray  # (B*N,) bool: a colored wall's space, read again once the tiles' colours are known
-    wall_weights: np.ndarray  # (B*N, K+3) the weights of that third reading (see _exemplar_likeness)
+    wall_weights: np.ndarray  # (B*N, K+3) the weights of that third reading (see _Exemplars.likeness)
     print_walls: np.ndarray  # (W, M*3) the colored walls' spaces' BGR at setup in the print's light (_print_inner)
     exemplar_rows: np.ndarray  # (U,) the rows of the cream spaces and the colored walls' spaces, in order
     exemplar_board: np.ndarray  # (U, B) bool: the board of each of those rows
     exemplar_cream: np.ndarray  # (U, 1) bool: a cream space
     exemplar_printed: np.ndarray  # (U, 5) bool: the colour printed under a colored wall's space
-    exemplar_is_wall: np.ndarray  # (U,) bool: a colored wall's space (stack.again)
     exemplar_group: np.ndarray  # (W,) the colored walls' spaces' boards and printed colours, as board * 5 + colour
+    exemplar_colour: np.ndarray  # (W,) their printed colours
+    exemplar_walls: np.ndarray  # (W,) where the colored walls' spaces are among stack.exemplar_rows
+    exemplar_creams: np.ndarray  # (C,) where the cream spaces are among them
+    exemplar_first_group: np.ndarray  # (U,) each row's board * 5
 
 
 @functools.lru_cache(maxsize=8)
@@ -429,8 +441,7 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
 
 
 def _exemplar_rows(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, ...]:
-    """_Stack's exemplar_rows, exemplar_board, exemplar_cream, exemplar_printed, exemplar_is_wall and
-    exemplar_group (see _exemplar_likeness)."""
+    """_Stack's exemplar_rows to exemplar_first_group (see _Exemplars)."""
     n = len(readers[0].spaces)
     cream = np.concatenate([np.isin(r.kind, (PATTERN, FLOOR)) for r in readers])
     colour = np.concatenate([r.print_colour for r in readers])
@@ -438,7 +449,8 @@ def _exemplar_rows(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, ...]:
     board, colour = used // n, colour[used]
     wall = colour >= 0
     return (used, board[:, None] == np.arange(len(readers)), cream[used, None], colour[:, None] == np.arange(N_COLOURS),
-            wall, board[wall] * N_COLOURS + colour[wall])
+            board[wall] * N_COLOURS + colour[wall], colour[wall], np.flatnonzero(wall),
+            np.flatnonzero(cream[used]), board * N_COLOURS)
 
 
 @dataclass
@@ -537,37 +549,68 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
     ]).astype(np.float32)
 
 
-def _exemplar_likeness(look: _Look, occupancy: np.ndarray, colour_probs: np.ndarray, stack: _Stack,
-                       boards: int) -> np.ndarray:
-    """(W, 2) for each colored wall's space (stack.again): how much more it looks like a tile of its printed colour
-    on its board than like its own empty print, and whether there was such a tile to compare with.
+@dataclass
+class _Exemplars:
+    """What a tile of each colour looks like on each board this frame, from the board's own clear tiles: those of
+    that colour in the pattern lines and the floor (their colours are known by then) and its clear wall tiles on
+    that print. A tile on its own print changes its space little (most wall errors were matte tiles missed on
+    their own print), and under a lamp's glare the colour model confuses white and blue, black and blue; but the
+    board shows what such a tile looks like under this lamp, from this side. The patches are compared in the
+    print's light (_print_inner), by their mean absolute BGR difference."""
 
-    A matte tile on its own print changes its space's colour and texture little, the change the first two readings
-    weigh; but the board shows what a tile of that colour looks like under this lamp, from this side: its clear
-    tiles of that colour in the pattern lines and the floor (their colours are known by now) and its clear wall
-    tiles on that print. Their mean patch in the print's light is the exemplar; the space is compared with it and
-    with its print at setup (mean absolute BGR difference over the printed space): log((to print + 1) / (to exemplar + 1)).
-    A wall tile is not its own exemplar."""
-    used = stack.exemplar_rows
-    member = (stack.exemplar_cream & (colour_probs[used, :N_COLOURS] > CLEAR_TILE)) | stack.exemplar_printed
-    member &= (occupancy[used] > CLEAR_TILE)[:, None]  # (U, 5)
-    # Only the members' and the walls' patches are needed: most cream spaces hold no clear tile.
-    need = np.flatnonzero(member.any(axis=1) | stack.exemplar_is_wall)
-    rows = used[need]
-    cur = _print_inner(look.smooth, rows, look.space_gains[rows] * stack.print_gain[rows]).reshape(len(rows), -1)
-    # Exemplars are per board and colour: the members' patches summed in groups board * 5 + colour.
-    group = (stack.exemplar_board[need, :, None] & member[need, None, :]).reshape(len(need), -1).astype(np.float32)
-    sums, counts = group.T @ cur, group.sum(axis=0)  # (B*5, M), (B*5,)
-    walls = np.flatnonzero(stack.exemplar_is_wall[need])  # the colored walls' spaces, in order, among the rows
-    own_group = stack.exemplar_group
-    own = group[walls, own_group]
-    count = counts[own_group] - own
-    wall = cur[walls]
-    exemplar = (sums[own_group] - own[:, None] * wall) / np.maximum(count, 1.0)[:, None]
-    to_print = np.abs(wall - stack.print_walls).mean(axis=1)
-    to_tile = np.abs(wall - exemplar).mean(axis=1)
-    have = count > 0
-    return np.column_stack([np.where(have, np.log((to_print + 1.0) / (to_tile + 1.0)), 0.0), have])
+    cur: np.ndarray  # (U, M) the patches of stack.exemplar_rows
+    member: np.ndarray  # (U, 5) float: an exemplar of that colour (on its board)
+    sums: np.ndarray  # (B*5, M) the members' patches summed per board and colour (board * 5 + colour)
+    counts: np.ndarray  # (B*5,)
+
+    @staticmethod
+    def of(look: _Look, occupancy: np.ndarray, colour_probs: np.ndarray, stack: _Stack, boards: int) -> _Exemplars:
+        used = stack.exemplar_rows
+        member = (stack.exemplar_cream & (colour_probs[used, :N_COLOURS] > CLEAR_TILE)) | stack.exemplar_printed
+        member = (member & (occupancy[used] > CLEAR_TILE)[:, None]).astype(np.float32)  # (U, 5)
+        # The patches of the walls and of the cream spaces holding a tile; empty cream spaces are never compared.
+        need = np.flatnonzero(~stack.exemplar_cream[:, 0] | (occupancy[used] > 0.5))
+        rows = used[need]
+        cur = np.zeros((len(used), stack.print_walls.shape[1]), np.float32)
+        cur[need] = _print_inner(look.smooth, rows, look.space_gains[rows] * stack.print_gain[rows]).reshape(len(rows), -1)
+        group = (stack.exemplar_board[:, :, None] * member[:, None, :]).reshape(len(used), -1)
+        return _Exemplars(cur, member, group.T @ cur, group.sum(axis=0))
+
+    def _excluding(self, rows: np.ndarray, groups: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The exemplars (R, K, M) of these groups (R, K) for these rows of stack.exemplar_rows, each row left out
+        of its own (K colours `colours` each), and how many tiles each is the mean of (R, K)."""
+        own = self.member[rows[:, None], colours]  # (R, K)
+        count = self.counts[groups] - own
+        exemplar = (self.sums[groups] - own[..., None] * self.cur[rows, None]) / np.maximum(count, 1.0)[..., None]
+        return exemplar, count
+
+    def likeness(self, stack: _Stack) -> np.ndarray:
+        """(W, 2) for each colored wall's space (stack.again): how much more it looks like its board's tile of its
+        printed colour than like its own empty print, log((to print + 1) / (to exemplar + 1)), and whether there
+        was such a tile to compare with."""
+        walls = stack.exemplar_walls
+        exemplar, count = self._excluding(walls, stack.exemplar_group[:, None], stack.exemplar_colour[:, None])
+        wall = self.cur[walls]
+        to_print = np.abs(wall - stack.print_walls).mean(axis=1)
+        to_tile = np.abs(wall - exemplar[:, 0]).mean(axis=1)
+        have = count[:, 0] > 0
+        return np.column_stack([np.where(have, np.log((to_print + 1.0) / (to_tile + 1.0)), 0.0), have])
+
+    def colour_distance(self, occupancy: np.ndarray, stack: _Stack) -> np.ndarray:
+        """(B*N, 5) for each occupied cream space: how much farther (-log(1 + mean difference)) its patch is from its
+        board's tile of each colour than from the nearest; 0 for the nearest and where the board shows no tile of
+        that colour."""
+        out = np.zeros((len(occupancy), N_COLOURS), np.float32)
+        cream = stack.exemplar_creams[occupancy[stack.exemplar_rows[stack.exemplar_creams]] > 0.5]
+        if not len(cream):
+            return out
+        groups = stack.exemplar_first_group[cream, None] + np.arange(N_COLOURS)
+        exemplar, count = self._excluding(cream, groups, np.arange(N_COLOURS)[None])
+        near = -np.log1p(np.abs(self.cur[cream, None] - exemplar).mean(axis=2))  # (C, 5)
+        have = count > 0
+        best = np.where(have, near, -np.inf).max(axis=1, keepdims=True)
+        out[stack.exemplar_rows[cream]] = np.where(have, near - np.where(np.isfinite(best), best, 0.0), 0.0)
+        return out
 
 
 def _print_inner(smooth: np.ndarray, rows: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -795,7 +838,7 @@ CONTEXT_WALL_WEIGHTS = np.array([  # by printed colour, COLOURS order
     [-0.024, 0.722, -0.869, -4.991, 0.833, 1.237, 9.720, 0.523, -1.575, -1.429],
     [0.844, 1.297, -1.406, -2.603, 1.341, -2.572, 8.934, 1.437, -2.250, -2.525],
 ], np.float32)
-# Logistic weights of a colored wall's third reading (see _exemplar_likeness): its context inputs, then its
+# Logistic weights of a colored wall's third reading (see _Exemplars.likeness): its context inputs, then its
 # likeness to its board's exemplar and whether there was one, by printed colour (COLOURS order); fitted as the
 # context weights, on tuning seeds 0-199 and 400-619.
 WALL_AGAIN_WEIGHTS = np.array([  # by printed colour, COLOURS order

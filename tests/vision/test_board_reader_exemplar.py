@@ -1,5 +1,6 @@
-"""A colored wall's space is read again once the tiles' colours are known: against its board's own tiles of the
-colour printed there (seeds < 1000; the bench measures on others)."""
+"""A board's own clear tiles show what a tile of each colour looks like there: a colored wall's space is read again
+against those of its printed colour, and the colours of the tiles in the pattern lines and floor are weighed against
+them (seeds < 1000; the bench measures on others)."""
 
 from web_dashboard.vision_bench import bench_frames
 
@@ -26,3 +27,12 @@ def test_no_phantom_wall_tiles_at_a_steep_tilt():
     # 1 and 2, board 1's in frame 2, beside their neighbours' tiles; every wall right after.
     for read, true in _walls(601, 3):
         assert read == true
+
+
+def test_a_pattern_line_under_glare_takes_the_colour_of_the_boards_own_tiles():
+    # Tuning seed 185 frame 1 (640x480, glare 0.46): board 1's bottom pattern line, 4 blue tiles whitened by the
+    # lamp, read white at 0.90 before; the board's own blue tiles (its wall) look like them.
+    *_, (rec, view, frame) = bench_frames(185, 2)
+    obs = rec.recognize(frame.image)
+    assert view["boards"][1]["pattern_lines"][4] == ["blue"] * 4
+    assert obs["boards"][1]["pattern_lines"][4] == ["blue"] * 4
