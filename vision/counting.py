@@ -115,6 +115,14 @@ FACE = 0.35
 # tuning / check: 1199 / 1245 with FACE alone, 1199 / 1246, 1201 / 1247, 1200 / 1248 for 0.45 / 0.5 / 0.55; for the
 # marker too (white and grey tables read as the cream marker, whose true faces there are 0.3-0.45): 1195 / 1245.
 TABLE_FACE = 0.5
+# The first-player marker's certainty. A marker whose face fills less than MARKER_FACE of its disc is a marker at
+# MARKER_FAINT odds, as is one among several pieces as clear as a marker (MARKER_CLEAR full, MARKER_FACE faced),
+# each beyond one costing the centre's counts MARKER_LOOKALIKE; none found, but a core MARKER_DOUBT full of its
+# colour, MARKER_MISSED. Tuning seeds 0-31 (128 centres in view): faint markers true 14 of 17, cores of doubt 3 of
+# 15; two or more clear pieces in 4 centres, none read right, the marker there 2 of 4 (seed 4: a lamp near
+# clipping whitens every tile to the marker's cream).
+MARKER_FACE, MARKER_FAINT, MARKER_CLEAR = 0.6, 0.8, 0.7
+MARKER_DOUBT, MARKER_MISSED, MARKER_LOOKALIKE = 0.35, 0.2, 0.5
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -640,14 +648,32 @@ class RegionCounter:
                 conf[name] = math.prod(_sure(f) for f in fills) * (1.0 - _sure(self.doubts[r, c]))
             # The marker's face fills its disc; the lit bevels round tiles, and the table in their shadow, make
             # thin rings of its colour that fill a core's ring but not a disc.
-            marker = max((t.fill for t in mine if t.colour == MARKER_INDEX and t.face >= FACE), default=0.0)
-            marker_p = _sure(marker) if self.allow_marker and marker > 0 else 0.0
+            markers = sorted((t for t in mine if t.colour == MARKER_INDEX and t.face >= FACE), key=lambda t: -t.fill)
+            marker_p, lookalike = self._marker_p(markers, r)
             # Change that no tile explains is a tile missed or something over the region: less sure of it all
             # (tuning seeds 0-11: regions with more than 8 % unexplained were counted right 8 times in 27).
             clear = min(max(1.0 - float(unexplained[r] - UNEXPLAINED_FREE) / UNEXPLAINED_SPAN, 0.1), 1.0)
-            out.append(RegionCount(counts, clear * math.prod(conf.values()), conf, marker_p >= 0.5,
+            sure = clear * lookalike * math.prod(conf.values())
+            conf = {name: p * lookalike for name, p in conf.items()}
+            out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,
                                    marker_p, float(glare[r]), float(unexplained[r])))
         return out
+
+    def _marker_p(self, markers: list[Tile], r: int) -> tuple[float, float]:
+        """The probability that the first-player marker is in the centre, from the marker-like pieces found there
+        (fullest first) and the fullest core that fell short of one; and how far a reading of the centre holding
+        several pieces that look like the marker can be trusted (MARKER_LOOKALIKE per piece beyond one)."""
+        if not self.allow_marker:
+            return 0.0, 1.0
+        if not markers:
+            return (MARKER_MISSED if self.doubts[r, MARKER_INDEX] >= MARKER_DOUBT else 0.0), 1.0
+        # There is one marker: more pieces as clear as one are tiles read as the cream marker (a lamp's glare
+        # whitening every tile), so the counts are as doubtful as the marker.
+        clear = sum(t.fill >= MARKER_CLEAR and t.face >= MARKER_FACE for t in markers)
+        p = _sure(markers[0].fill)
+        if markers[0].face < MARKER_FACE or clear > 1:
+            p = min(p, MARKER_FAINT)
+        return p, MARKER_LOOKALIKE ** max(clear - 1, 0)
 
 
 class EmptyReference:
