@@ -84,6 +84,7 @@ class RingWatcher:
         self.points = grid.reshape(-1, 2)
         self.keep = keep  # (P*Q,) bool: ring points to use (e.g. not inside another region)
         self.stale: np.ndarray | None = None  # (P*Q,) bool: points whose reference no longer holds (forget)
+        self.alternate_lab: np.ndarray | None = None  # another look of the ring that counts as unchanged
         self.reference_lab = None if reference is None else to_lab(reference).reshape(-1, 3)
         self.circles = grid.shape[1] if arcs else 0
         self.run = run
@@ -97,6 +98,10 @@ class RingWatcher:
         """The ring as it looks in this frame becomes its reference (in the setup's light, as `check` compares)."""
         self.reference_lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
 
+    def record_alternate(self, frame: np.ndarray, gain: np.ndarray | None) -> None:
+        """The ring as it looks in this frame counts as unchanged too, besides its reference."""
+        self.alternate_lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
+
     def forget(self, points: np.ndarray) -> None:
         """These points (bool, P*Q) no longer look as recorded (something was moved over or off them): they are
         left out of the check until `relearn`."""
@@ -107,6 +112,8 @@ class RingWatcher:
         if self.stale is not None and self.reference_lab is not None:
             lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
             self.reference_lab = np.where(self.stale[:, None], lab, self.reference_lab)
+            if self.alternate_lab is not None:
+                self.alternate_lab = np.where(self.stale[:, None], lab, self.alternate_lab)
         self.stale = None
 
     def check(self, frame: np.ndarray, gain: np.ndarray | None) -> OcclusionCheck:
@@ -117,6 +124,8 @@ class RingWatcher:
             return OcclusionCheck(0.0, glare, False)
         lab = to_lab(ring, gain).reshape(-1, 3)
         d = np.sqrt(np.sum((lab - self.reference_lab) ** 2, axis=1))
+        if self.alternate_lab is not None:
+            d = np.minimum(d, np.sqrt(np.sum((lab - self.alternate_lab) ** 2, axis=1)))
         if self.keep is not None:
             d = np.where(self.keep, d, 0.0)
         if self.stale is not None:
