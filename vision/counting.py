@@ -123,6 +123,12 @@ TABLE_FACE = 0.5
 # clipping whitens every tile to the marker's cream).
 MARKER_FACE, MARKER_FAINT, MARKER_CLEAR = 0.6, 0.8, 0.7
 MARKER_DOUBT, MARKER_MISSED, MARKER_LOOKALIKE = 0.35, 0.2, 0.5
+# On a display a white tile is less sure than its core's fill says: the pale print under it fills cores too. Its
+# certainty grows with its fill WHITE_SPREAD slowly (tuning seeds 0-31, white tiles found with cores 0.60-0.65 /
+# 0.65-0.7 / 0.7-0.8 / 0.8-0.9 full: 0.81 / 0.94 / 0.97 / 0.99 true, where 0.04 said 0.96 / 0.99 / 0.998 /
+# 0.999); one whose face fills under FAINT_WHITE[0] of its disc where under FAINT_WHITE[1] of the square round its
+# core changed since the empty table is at most FAINT_WHITE[2] sure (tuning: 9 of 16 such tiles true).
+WHITE_SPREAD, FAINT_WHITE = 0.06, (0.45, 0.6, 0.6)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -641,11 +647,11 @@ class RegionCounter:
             counts: dict[str, int] = {}
             conf: dict[str, float] = {}
             for c, name in enumerate(COLOURS):
-                fills = [t.fill for t in mine if t.colour == c]
-                if fills:
-                    counts[name] = len(fills)
+                sures = [self._tile_sure(t, changed) for t in mine if t.colour == c]
+                if sures:
+                    counts[name] = len(sures)
                 # Each tile's certainty from how clearly its core is full, and the doubt of a near miss.
-                conf[name] = math.prod(_sure(f) for f in fills) * (1.0 - _sure(self.doubts[r, c]))
+                conf[name] = math.prod(sures) * (1.0 - _sure(self.doubts[r, c]))
             # The marker's face fills its disc; the lit bevels round tiles, and the table in their shadow, make
             # thin rings of its colour that fill a core's ring but not a disc.
             markers = sorted((t for t in mine if t.colour == MARKER_INDEX and t.face >= FACE), key=lambda t: -t.fill)
@@ -658,6 +664,18 @@ class RegionCounter:
             out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,
                                    marker_p, float(glare[r]), float(unexplained[r])))
         return out
+
+    def _tile_sure(self, t: Tile, changed: np.ndarray | None) -> float:
+        """Probability that a tile found is one, from how clearly its core is full (WHITE_SPREAD, FAINT_WHITE)."""
+        if t.colour != WHITE or self.allow_marker:
+            return _sure(t.fill)
+        p = _sure(t.fill, WHITE_SPREAD)
+        if changed is not None and t.face < FAINT_WHITE[0]:
+            k = round(CORE * self.tile_side)
+            square = changed[t.region, max(0, t.y - k):t.y + k + 1, max(0, t.x - k):t.x + k + 1]
+            if np.count_nonzero(square) < FAINT_WHITE[1] * (2 * k + 1) ** 2:
+                p = min(p, FAINT_WHITE[2])
+        return p
 
     def _marker_p(self, markers: list[Tile], r: int) -> tuple[float, float]:
         """The probability that the first-player marker is in the centre, from the marker-like pieces found there
@@ -915,9 +933,9 @@ def _refilter(out: np.ndarray, image: np.ndarray, kernel: np.ndarray, y: int, x:
         out[y0:y1, x0:x1] -= less[y0:y1, x0:x1]
 
 
-def _sure(fill: float) -> float:
-    """Probability that a core this full is a tile (FULL is even odds)."""
-    return min(max(1.0 / (1.0 + math.exp(-(fill - FULL) / 0.04)), 0.001), 0.999)
+def _sure(fill: float, spread: float = 0.04) -> float:
+    """Probability that a core this full is a tile (FULL is even odds; `spread`: how fast it grows)."""
+    return min(max(1.0 / (1.0 + math.exp(-(fill - FULL) / spread)), 0.001), 0.999)
 
 
 def _classify_lab(flat: np.ndarray, model: ColourModel, background: np.ndarray, classes: int) -> np.ndarray:
