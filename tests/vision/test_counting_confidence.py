@@ -112,3 +112,17 @@ def test_a_faint_white_tile_where_little_changed_is_not_sure():
     changed[14:27, 14:27] = True  # the whole tile changed: a white tile whose middle reads as the print
     tile = _display().count_labels(label[None], np.zeros(1), changed[None])[0]
     assert tile.count_confidence["white"] > 0.9
+
+
+def test_change_no_tile_explains_makes_the_colour_it_reads_as_doubtful():
+    # Beside a clear blue tile a strip changed since the empty table, too thin for a tile, its few pixels of a colour
+    # yellow: a yellow tile missed, not a blue one.
+    label = np.full((40, 40), -1, np.int8)
+    cv2.rectangle(label, (8, 15), (18, 25), BLUE, -1)
+    changed = label >= 0
+    changed[14:26, 28:32] = True
+    label[14:26:3, 28:32:2] = COLOURS.index("yellow")
+    display = _display().count_labels(label[None], np.zeros(1), changed[None])[0]
+    assert display.counts == {"blue": 1}
+    assert display.count_confidence["yellow"] < 0.8
+    assert display.count_confidence["blue"] > 0.99 and display.count_confidence["red"] > 0.99
