@@ -334,9 +334,11 @@ class TableRecognizer:
 
     def read(self, frame: np.ndarray) -> TableReading:
         self.check_frame(frame)
+        reaimed = set()
         if self.localiser is not None:
             for index, corners in self.localiser.update(frame):
                 self.set_board_corners(index, corners)
+                reaimed.add(index)
         samples = [b.main.sample(frame) for b in self.boards]
         readings = read_boards([b.reader for b in self.boards], samples, [b.score.sample(frame) for b in self.boards],
                                self.model, [float(b.main.outside.mean()) for b in self.boards])
@@ -361,7 +363,7 @@ class TableRecognizer:
         if self._waiting_for:
             self._relearn_table_rings(frame, gain, [*factory_checks, centre_check])
         self._record_emptied_rings(frame, gain, factories, factory_checks)
-        motion = self._motion(samples)
+        motion = self._motion(samples, reaimed)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
 
     def _record_emptied_rings(self, frame: np.ndarray, gain: np.ndarray | None, counts: list[RegionCount],
@@ -375,12 +377,15 @@ class TableRecognizer:
                 ring.record_alternate(frame, gain)
             self._read_empty[j] = empty
 
-    def _motion(self, samples: list[np.ndarray]) -> list[float]:
-        """Mean absolute change of each board's patches since the previous frame (0 for the first frame)."""
+    def _motion(self, samples: list[np.ndarray], reaimed: set[int]) -> list[float]:
+        """Mean absolute change of each board's patches since the previous frame; 0 for the first frame and for a
+        board re-aimed this frame (its patches lay elsewhere in the previous one: the change is the move, which its
+        margin ring and reader judge at the new pose)."""
         prev, self._previous = self._previous, samples
         if prev is None or len(prev) != len(samples):
             return [0.0] * len(samples)
-        return [cv2.norm(a, b, cv2.NORM_L1) / a.size for a, b in zip(samples, prev)]
+        return [0.0 if i in reaimed else cv2.norm(a, b, cv2.NORM_L1) / a.size
+                for i, (a, b) in enumerate(zip(samples, prev))]
 
     def recognize(self, frame: np.ndarray, timestamp: float | None = None) -> dict:
         return build_observation(self.read(frame), self.variant, timestamp)

@@ -54,3 +54,19 @@ def test_a_hand_over_that_display_is_still_flagged():
         rec._previous = None
         flagged.append(rec.recognize(frame.image)["factories"][5]["occluded"])
     assert all(flagged)
+
+
+def test_a_nudged_board_is_evidence_in_the_frame_it_is_found_again():
+    # The frame the localiser re-aims board 2 its patches are sampled at the new pose, the previous frame's at the
+    # old one: their difference is the move, not a hand (it read as motion, one frame more flagged after a nudge;
+    # the board's ring and reader, at the new pose, say nothing is over it).
+    renderer, rec, pieces = _nudged_towards_display(1, board=2, display=5)
+    for _ in range(4):
+        before = rec.boards[2].geometry.corners.copy()
+        board = rec.recognize(renderer.render(pieces, shake=False).image)["boards"][2]
+        if np.abs(rec.boards[2].geometry.corners - before).max() > 0:
+            break
+    else:
+        raise AssertionError("board 2 was not found at its new pose")
+    assert not board["flags"]["motion"]
+    assert not board["occluded"]
