@@ -126,3 +126,17 @@ def test_change_no_tile_explains_makes_the_colour_it_reads_as_doubtful():
     assert display.counts == {"blue": 1}
     assert display.count_confidence["yellow"] < 0.8
     assert display.count_confidence["blue"] > 0.99 and display.count_confidence["red"] > 0.99
+
+
+def test_a_centre_tile_with_a_faint_face_is_not_sure():
+    # A ring of blue fills a core and 0.42 of its disc: a tile by FACE (0.35), but near it (tuning seeds 0-31:
+    # such tiles 17 of 23 true); a whole square is sure.
+    label = np.full((100, 100), -1, np.int8)
+    cv2.circle(label, (30, 50), round(0.38 * SIDE), BLUE, -1)
+    cv2.circle(label, (30, 50), round(0.2 * SIDE), -1, -1)
+    faint = _centre().count_labels(label[None], np.zeros(1))[0]
+    assert faint.counts == {"blue": 1} and faint.count_confidence["blue"] <= 0.75
+    label = np.full((100, 100), -1, np.int8)
+    _square(label, BLUE, 30, 50)
+    whole = _centre().count_labels(label[None], np.zeros(1))[0]
+    assert whole.counts == {"blue": 1} and whole.count_confidence["blue"] > 0.9
