@@ -153,22 +153,25 @@ def _arc(d: np.ndarray, circles: int) -> float:
 
 def _in_runs(hit: np.ndarray, k: int) -> np.ndarray:
     """Which of each row's (circle's) hits lie in a run of k or more round it."""
-    n = hit.shape[1]
     if k <= 1:
         return hit
     if np.count_nonzero(hit, axis=1).max() < k:
         return np.zeros_like(hit)
-    wrapped = np.concatenate([hit[:, n - k + 1:], hit, hit[:, :k - 1]], axis=1)
-    full = np.logical_and.reduce([wrapped[:, i:i + n + k - 1] for i in range(k)])  # a run starts here
-    return np.logical_or.reduce([full[:, i:i + n] for i in range(k)])
+    starts = _wrapped_sums(hit, 0, k - 1) == k  # a run of k starts here
+    return _wrapped_sums(starts, k - 1, 0) > 0
 
 
 def _window_sum(x: np.ndarray, half: int) -> np.ndarray:
     """Per point the sum of its 2·half + 1 neighbours round each row (rows wrap)."""
-    wrapped = np.concatenate([x[:, -half:], x, x[:, :half]], axis=1).astype(np.int16)
-    total = np.cumsum(wrapped, axis=1)
-    total = np.concatenate([np.zeros((len(x), 1), np.int16), total], axis=1)
-    return total[:, 2 * half + 1:] - total[:, :-2 * half - 1]
+    return _wrapped_sums(x, half, half)
+
+
+def _wrapped_sums(x: np.ndarray, before: int, after: int) -> np.ndarray:
+    """Per point the sum of the `before` points ahead of it, itself and the `after` points behind it, round each
+    row (rows wrap)."""
+    n = x.shape[1]
+    wrapped = np.concatenate([x[:, n - before:], x, x[:, :after]], axis=1).astype(np.int16)
+    return np.add.reduce([wrapped[:, i:i + n] for i in range(before + after + 1)])
 
 
 class RimWatcher:

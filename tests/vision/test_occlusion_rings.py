@@ -4,7 +4,7 @@ are seeds from 10000)."""
 
 import numpy as np
 
-from vision.occlusion import _arc
+from vision.occlusion import _arc, _in_runs, _window_sum, _wrapped_sums
 from vision.recognizer import board_ring_order
 from web_dashboard.vision_bench import bench_frame
 
@@ -63,3 +63,20 @@ def test_single_points_changed_on_a_boards_margin_do_not_flag_it():
     rec, _, frame = bench_frame(2, 2)
     assert not frame.occluded["boards"][3]
     assert not rec.recognize(frame.image)["boards"][3]["occluded"]
+
+
+def test_wrapped_sums_runs_and_windows_go_round_the_circle():
+    rng = np.random.default_rng(0)
+    hit = rng.random((2, 24)) < 0.4
+    hit[0, [22, 23, 0]] = True  # a run of 3 across the seam
+    hit[0, [21, 1]] = False
+    n = hit.shape[1]
+    for before, after in ((0, 2), (2, 0), (3, 3), (1, 4)):
+        brute = [[sum(row[(i + o) % n] for o in range(-before, after + 1)) for i in range(n)] for row in hit]
+        assert np.array_equal(_wrapped_sums(hit, before, after), brute)
+    assert np.array_equal(_window_sum(hit, 2), _wrapped_sums(hit, 2, 2))
+    for k in (2, 3, 4):
+        brute = [[any(all(row[(s + o) % n] for o in range(k)) for s in range(i - k + 1, i + 1)) for i in range(n)]
+                 for row in hit]
+        assert np.array_equal(_in_runs(hit, k), brute)
+    assert _in_runs(hit, 3)[0, [22, 23, 0]].all()
