@@ -134,6 +134,8 @@ class MoveTracker:
     # tells which one was played.
     _seen: list[tuple[tuple, TableEvidence]] = field(default_factory=list)
     _seen_since: int = -1
+    # The last re-check of the round's deal: (events in the log, displays seen taken from, what was in view, when).
+    _deal_rechecked: tuple = (None, None, None, float("-inf"))
 
     @property
     def state(self) -> GameState:
@@ -299,7 +301,7 @@ class MoveTracker:
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
             recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady)
             if not recheck and not unsure:
-                recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady)
+                recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady, now)
             if recheck:
                 return recheck, None
             if unsure:
@@ -665,40 +667,60 @@ class MoveTracker:
                 {"factory": j, "colors": [COLOUR_NAMES[c] for _, c in options]})
 
     def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float,
-                      unsteady: frozenset[Region]) -> list[str]:
-        """The display dealt with a guessed tile has been taken from and nothing explains the view: deal it with
-        each other content it may have held, play the round's moves again, and if one of them (and the moves since)
-        explains everything in view clearly better, replace the round (a logged correction)."""
+                      unsteady: frozenset[Region], now: float) -> list[str]:
+        """Nothing explains the view, and a display the round's deal says still holds tiles is now empty: the deal
+        may be wrong there (vision read one of its tiles as another colour in every reading, some of them sure; or
+        the guessed tile of a display always read a tile short, see _guess_display). Deal that display with each
+        content one tile's colour away from the logged one, play the round's moves again, and if one of them (and
+        the moves since) explains everything in view clearly better, replace the round (a logged correction), as
+        an unsure reading of a move is replaced (_recheck). Only what the view contradicts is reopened: a display
+        not yet taken from is still read as dealt."""
         state, record = self.state, self.game.record
         events = record.events_in_force()
         start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
-        unseen = events[start].get("unseen") if start is not None and state.phase == OFFER else None
-        if not unseen:
+        if start is None or state.phase != OFFER or len(events) - start > record.undoable:
             return []
-        display, colours = unseen["factory"], unseen["colors"]
-        seen = evidence.factories[display]
         back = len(events) - start
-        if seen.occluded or sum(seen.counts) >= 3 or back > record.undoable:
-            return []  # not taken from yet: nothing tells its tiles apart
+        logged = events[start]["factories"]
+        unseen = events[start].get("unseen")
+        # Taken from since the view's last commit: empty now (a display is emptied whole; a tile or two read there
+        # is a misread) while the log still has its tiles there.
+        taken = tuple(j for j, f in enumerate(evidence.factories)
+                      if state.factories[j] and not f.occluded and sum(f.counts) < 3)
+        if not taken:
+            return []
+        # A stalled view is searched again and again (a board misread): the deal is re-checked when a place has come
+        # to rest since it last was, or after a while.
+        in_view = _in_view(evidence)
+        *last, last_view, last_at = self._deal_rechecked
+        if last == [len(events), taken] and now - last_at < DEAL_RECHECK_INTERVAL and (
+                _nothing_new(in_view, last_view) or now - last_at < self.settings.rest_seconds - REST_TOLERANCE):
+            return []
+        self._deal_rechecked = (len(events), taken, in_view, now)
         before = record.state_before(back)
         options = []
-        for colour in colours:
-            deal = [list(f) for f in events[start]["factories"]]
-            deal[display] = [*deal[display], colour]
-            deal[display].remove(colours[0])
-            replayed = before.copy()
-            try:
-                replayed.deal(deal)
-                for e in events[start + 1:]:
-                    replayed.play(Move.from_json(e), e["player"])
-            except (InvalidDeal, IllegalMove):
-                continue
-            best = max(legal_hypotheses(replayed, scorer, depth=2), key=lambda h: _score(h, scorer))
-            options.append((_score(best, scorer), deal, best, replayed))
-        options.sort(key=lambda o: o[0], reverse=True)
-        if not options or options[0][1] == events[start]["factories"]:
+        for display in taken:
+            held = logged[display]
+            for was, now in itertools.product(sorted(set(held)), COLOUR_NAMES):
+                if now == was:
+                    continue
+                deal = [list(f) for f in logged]
+                deal[display][held.index(was)] = now
+                replayed = before.copy()
+                try:
+                    replayed.deal(deal)
+                    for e in events[start + 1:]:
+                        replayed.play(Move.from_json(e), e["player"])
+                except (InvalidDeal, IllegalMove):
+                    continue
+                # One move since (two from a display dealt with a guessed tile): each content costs a search.
+                depth = 2 if unseen and unseen["factory"] == display else 1
+                best = max(legal_hypotheses(replayed, scorer, depth=depth), key=lambda h: _score(h, scorer))
+                options.append((_score(best, scorer), display, deal, best, replayed))
+        if not options:
             return []
-        score, deal, best, replayed = options[0]
+        options.sort(key=lambda o: o[0], reverse=True)
+        score, display, deal, best, replayed = options[0]
         if len(best.moves) > 1:
             best, _, told_apart = self._history(replayed, best, scorer)
             if told_apart < self.settings.margin:
@@ -711,7 +733,9 @@ class MoveTracker:
         ):
             return []
         held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])
-        self.game.correct(back, [{"type": "deal", "factories": deal}, *events[start + 1:],
+        # A guessed tile elsewhere stays a guess until the move that takes from its display tells.
+        guessed = {"unseen": unseen} if unseen and unseen["factory"] != display else {}
+        self.game.correct(back, [{"type": "deal", "factories": deal, **guessed}, *events[start + 1:],
                                 *_move_events(replayed, best.moves)],
                           reason=f"factory display {display + 1} held {held}, as the move that took from it shows")
         self.alert = None
@@ -816,6 +840,9 @@ MISSED_TILING_TILES = 2
 # running, each below DEAL_CONFIDENCE, was read right every time; 3 frames running, 97 %. A tile of a display
 # always read one short is guessed only after GUESS_VOTES readings.
 DEAL_VOTES, GUESS_VOTES, DEAL_AGREEMENT = 5, 10, 0.8
+# A stalled view with nothing new in it is re-checked against other deals at most this often (seconds): it costs a
+# search per content (up to 16 a display taken from).
+DEAL_RECHECK_INTERVAL = 1.0
 # Distinct views kept since the last commit: enough for the few moves the camera may miss and a misread or two on
 # the way, bounded so a long wait keeps memory flat.
 SEEN_VIEWS = 12
