@@ -33,6 +33,7 @@ FLOOR_SPACES = 7
 SLOT_VALUES = 7
 _EMPTY_INDEX = 6
 _FLOOR_FLOOR = 1e-4  # no probability is ever exactly 0: evidence is never absolute
+MARKER_ELEMENT = 5  # the first-player marker among a count region's elements (after the 5 colours)
 
 
 class ObservationError(ValueError):
@@ -64,6 +65,9 @@ class CountEvidence:
     log_miss: float  # log-probability cost of each tile the prediction differs by
     signature: tuple
     colour_log_miss: tuple[float, ...] | None = None  # the same per colour, when vision says how sure each is
+    # Colours (0-4) and the centre's first-player marker (MARKER_ELEMENT) whose reading changed too recently to count:
+    # they carry no evidence (the tracker's stability, not vision's).
+    unsettled: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

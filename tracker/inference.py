@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tracker.evidence import (
+    MARKER_ELEMENT,
     SLOT_VALUES,
     BoardEvidence,
     CountEvidence,
@@ -208,17 +209,24 @@ class MoveTracker:
                 hidden.append(("board", i))
                 ev = dataclasses.replace(ev, occluded=True)
             boards.append(ev)
-        factories = []
-        for j, ev in enumerate(evidence.factories):
-            still = self._at_rest(("factory", j), ev.signature, ev.occluded, now, rest)
+        counted = [*((("factory", j), ev) for j, ev in enumerate(evidence.factories)), (("centre", 0), evidence.centre)]
+        regions = []
+        for region, ev in counted:
+            still = self._at_rest(region, ev.signature, ev.occluded, now, rest)
+            watch = self._watch[region]
+            if not ev.occluded:
+                steady = self._steady_counts(watch, ev, now, rest)
+                if not still and not walls and not steady.unsettled.issuperset(range(MARKER_ELEMENT)):
+                    # During the offer a display or the centre whose count of one colour vision cannot settle on
+                    # (it reads 2, then 4, then 3 yellow) still counts in the colours it reads steadily.
+                    still, ev = True, steady
+                    if now - watch.uncovered_since >= rest - REST_TOLERANCE:
+                        unsteady.add(region)
             if ev.occluded or not still:
-                hidden.append(("factory", j))
+                hidden.append(region)
                 ev = dataclasses.replace(ev, occluded=True)
-            factories.append(ev)
-        centre = evidence.centre
-        if not self._at_rest(("centre", 0), centre.signature, centre.occluded, now, rest) or centre.occluded:
-            hidden.append(("centre", 0))
-            centre = dataclasses.replace(centre, occluded=True)
+            regions.append(ev)
+        factories, centre = regions[:-1], regions[-1]
         for region in hidden:
             watch = self._watch[region]
             if region[0] != "board" and watch.uncovered_since is not None and \
@@ -268,6 +276,24 @@ class MoveTracker:
         return dataclasses.replace(
             ev, pattern=tuple(tuple(line) for line in pattern), floor=tuple(floor),
             signature=(*(tuple(part) for part in signature), *ev.signature[WALL_SIZE + 1:]))
+
+    def _steady_counts(self, watch: _RegionWatch, ev: CountEvidence, now: float, rest: float) -> CountEvidence:
+        """A display or the centre in view, with each colour's count (and the centre's marker) whose reading changed
+        within the rest time turned into no evidence, as a board's places are (see _steady_board)."""
+        readings = [*ev.counts, ev.first_player]
+        unsettled = set()
+        for element, reading in enumerate(readings):
+            seen = watch.elements.get(element)
+            if seen is None or seen[0] != reading:
+                watch.elements[element] = seen = (reading, now)
+            if now - seen[1] < rest - REST_TOLERANCE:
+                unsettled.add(element)
+        if not unsettled:
+            return ev
+        costs = ev.colour_log_miss or (ev.log_miss,) * len(ev.counts)
+        return dataclasses.replace(
+            ev, colour_log_miss=tuple(0.0 if c in unsettled else cost for c, cost in enumerate(costs)),
+            first_player=None if MARKER_ELEMENT in unsettled else ev.first_player, unsettled=frozenset(unsettled))
 
     # ---- the factory offer -------------------------------------------------------------------------
     def _offer(self, evidence: TableEvidence, now: float, unsteady: frozenset[Region] = frozenset()
@@ -533,7 +559,7 @@ class MoveTracker:
         if not evidence.centre.occluded and sum(evidence.centre.counts):
             self._deal_taken = True
         for j, f in enumerate(evidence.factories):
-            if f.occluded:
+            if f.occluded or f.unsettled:
                 continue
             if j in self._deal_seen and sum(f.counts) < sum(self._deal_seen[j].counts):
                 self._deal_taken = True
@@ -889,11 +915,13 @@ def _best_two(hypotheses: list[Hypothesis], scorer: Scorer) -> tuple[Hypothesis,
 
 
 def _view_signature(evidence: TableEvidence) -> tuple:
-    """What a view reads in each region in view (None where it sees nothing)."""
+    """What a view reads in each region in view (None where it sees nothing), and which of its places have not
+    rested (a view where they have is another view: it says more)."""
+    centre = evidence.centre
     return (
         tuple(None if b.occluded else b.signature for b in evidence.boards),
-        tuple(None if f.occluded else f.counts for f in evidence.factories),
-        None if evidence.centre.occluded else (evidence.centre.counts, evidence.centre.first_player),
+        tuple(None if f.occluded else (f.counts, f.unsettled) for f in evidence.factories),
+        None if centre.occluded else (centre.counts, centre.first_player, centre.unsettled),
     )
 
 
@@ -919,17 +947,28 @@ def _nothing_new(in_view: tuple, before: tuple | None) -> bool:
 
 
 def _in_view(evidence: TableEvidence) -> tuple:
-    """Which regions are in view, and on each board which places have rested (a place coming to rest is news)."""
+    """Which regions are in view, and in each which places (a board's slots and spaces, a display's or the centre's
+    colours) have rested: a place coming to rest is news."""
     boards = (None if b.occluded else tuple(x is not None for part in b.signature[:WALL_SIZE + 1] for x in part)
               for b in evidence.boards)
-    return (*boards, *(not f.occluded for f in evidence.factories), not evidence.centre.occluded)
+    counted = (None if c.occluded else tuple(k not in c.unsettled for k in range(MARKER_ELEMENT + 1))
+               for c in (*evidence.factories, evidence.centre))
+    return (*boards, *counted)
 
 
 def _unsettled(evidence: TableEvidence, region: Region, before: TableModel, after: TableModel) -> bool:
     """Whether a board in view has a place the change from `before` to `after` fills or empties that has not rested
     yet (see MoveTracker._steady_board): every place a commit changes must have been seen at rest."""
     kind, i = region
-    if kind != "board" or evidence.boards[i].occluded:
+    if kind != "board":
+        ev = evidence.centre if kind == "centre" else evidence.factories[i]
+        if ev.occluded or not ev.unsettled:
+            return False
+        old_counts, new_counts = ((before.centre, after.centre) if kind == "centre"
+                                  else (before.factories[i], after.factories[i]))
+        return any(c in ev.unsettled for c, (a, b) in enumerate(zip(old_counts, new_counts)) if a != b) or (
+            kind == "centre" and MARKER_ELEMENT in ev.unsettled and before.centre_marker != after.centre_marker)
+    if evidence.boards[i].occluded:
         return False
     ev, old, new = evidence.boards[i], before.boards[i], after.boards[i]
     for r in range(WALL_SIZE):

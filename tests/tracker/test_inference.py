@@ -590,6 +590,22 @@ def test_a_count_vision_says_it_is_unsure_of_is_no_contradiction():
     assert game.state == truth
 
 
+def test_a_centre_count_flickering_on_a_colour_the_move_leaves_alone_does_not_hold_the_move_back():
+    # Real vision (tuning seed 10, 3 players, gray): the centre's yellow read 2, 5, 3, 4... for seconds, where it held
+    # 1, and never as the move leaves it; the other colours read right. The centre never rested as a whole, so no
+    # move was committed. A move that leaves the centre's yellow alone is decided by the colours read steadily.
+    def pick(truth):
+        return next(m for m in truth.legal_moves() if m.source != CENTRE and m.line != FLOOR
+                    and YELLOW not in truth.factories[m.source] and len(truth.factories[m.source]) > 1)
+
+    def seen(obs, n, _player, _move):
+        counts = obs["center"]["counts"]
+        counts["yellow"] = counts.get("yellow", 0) + 1 + n % 3
+
+    game, truth = _move_then_views(pick, seen, 10)
+    assert game.state == truth
+
+
 def _undecided(monkeypatch):
     """A tracker whose last search of the table after one move, 0.05 s before t = 1.05, could not decide (from an
     earlier view), counting its searches from now on. -> (tracker, searches, the table after the move, game, truth)"""
