@@ -106,12 +106,13 @@ def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
     if ev.occluded:
         return 0
     misses = 0
+    # A pattern line holds one colour, and vision reads it so (its occupied slots vote on the line's colour): a tile
+    # where vision reads none, or none where it reads one, is a misfit each; a colour read as another is one misfit
+    # for the whole board, however many of its slots and lines hold it (the board's light makes vision read that
+    # colour so wherever it lies on the board).
+    wrong_colours = set()
     for r, slots in enumerate(board.lines):
         dists = ev.pattern[r]
-        # A pattern line holds one colour, and vision reads it so (its occupied slots vote on the line's colour):
-        # a tile where vision reads none, or none where it reads one, is a misfit each; a colour read as another
-        # is one misfit for the line, however many of its slots hold it.
-        wrong_colours = set()
         for j, item in enumerate(slots):
             if _misread(dists[j], item):
                 seen = _argmax(dists[j])
@@ -119,7 +120,7 @@ def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
                     misses += 1
                 else:
                     wrong_colours.add((item, seen))
-        misses += len(wrong_colours)
+    misses += len(wrong_colours)
     floor = board.floor
     for k in range(FLOOR_SPACES):
         misses += _misread(ev.floor[k], floor[k] if k < len(floor) else EMPTY)

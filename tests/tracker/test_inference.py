@@ -574,6 +574,33 @@ def test_a_pattern_line_whose_colour_vision_reads_as_another_is_one_misread_not_
     assert game.state == truth
 
 
+def test_a_colour_vision_reads_as_another_on_two_pattern_lines_of_a_board_is_one_misread():
+    # Real vision (tuning seed 10, 3 players, gray): a board's blue tiles read as white in every frame (the board's
+    # light), on pattern line 4 and then on pattern line 3. The second move was never committed: two lines read
+    # so were two misfits. It is one misread of the board's blue.
+    deal = [["blue", "blue", "red", "red"], ["yellow"] * 4, ["blue", "blue", "black", "black"], ["white"] * 4,
+            ["red"] * 4]
+    truth = new_game(2)
+    truth.deal(deal)
+    game = Game.new(2)
+    game.deal(deal)
+    table = Table(MoveTracker(game), truth)
+
+    def seen(frames: int, occluded=()):
+        for _ in range(frames):
+            view = truth.to_table()
+            lines = view["boards"][0]["pattern_lines"]
+            view["boards"][0]["pattern_lines"] = [["white" if c == "blue" else c for c in line] for line in lines]
+            table.frames(1, table=view, occluded=occluded)
+
+    seen(4)
+    for m in (move(0, BLUE, 1), move(1, YELLOW, 3), move(2, BLUE, 2)):
+        seen(3, occluded=regions_of(truth, m, truth.current_player))
+        truth.play(m)
+        seen(8)
+    assert game.state == truth
+
+
 def test_a_count_vision_says_it_is_unsure_of_is_no_contradiction():
     # Real vision (tuning seed 10): the centre read with 2 yellow tiles too many, in every frame, and vision said so:
     # its count of yellow at confidence 0.5-0.67, of every other colour 0.997. That is no reading the move's
