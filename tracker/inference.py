@@ -162,7 +162,7 @@ class MoveTracker:
         for _ in range(4):
             phase = self.state.phase
             if phase == OFFER:
-                done, waiting = self._offer(settled, now, unsteady)
+                done, waiting = self._offer(settled, now, unsteady, evidence)
             elif phase == WALL_TILING:
                 tiled, _, _ = self._settle(evidence, now, self.settings.tiling_rest_seconds, walls=True)
                 done, waiting = self._wall_tiling(tiled, now)
@@ -296,8 +296,9 @@ class MoveTracker:
             first_player=None if MARKER_ELEMENT in unsettled else ev.first_player, unsettled=frozenset(unsettled))
 
     # ---- the factory offer -------------------------------------------------------------------------
-    def _offer(self, evidence: TableEvidence, now: float, unsteady: frozenset[Region] = frozenset()
-               ) -> tuple[list[str], str | None]:
+    def _offer(self, evidence: TableEvidence, now: float, unsteady: frozenset[Region] = frozenset(),
+               raw: TableEvidence | None = None) -> tuple[list[str], str | None]:
+        """`raw`: the view as vision read it, walls and all (see _tiled_after)."""
         state = self.state
         scorer = Scorer(evidence)
         committed = table_model(state)
@@ -328,6 +329,8 @@ class MoveTracker:
             recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady)
             if not recheck and not unsure:
                 recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady, now)
+            if not recheck and not unsure:
+                recheck = self._tiled_after(evidence, raw or evidence, hypotheses, committed_table, unsteady)
             if recheck:
                 return recheck, None
             if unsure:
@@ -380,6 +383,55 @@ class MoveTracker:
             self.game.play(move)
         self.alert = None
         return [described], None
+
+    def _tiled_after(self, evidence: TableEvidence, raw: TableEvidence, hypotheses: list[Hypothesis],
+                     committed: TableModel, unsteady: frozenset[Region]) -> list[str]:
+        """The round's last move was not seen before the wall tiling began (a board flagged covered, then its
+        player tiled at once): the view shows boards tiled, which no move explains. Each legal explanation that
+        ends the factory offer is scored with every board as before its tiling, part-way or done, whichever fits
+        it best, its wall read as well (a full line and the floor both emptied by the tiling differ there); the
+        displays and the centre carry no evidence once the next round's refill is on them. If one explains every
+        line and floor space in view, clearly better than every other, and a board in view is seen tiled, its
+        moves are committed (the tiling then follows from the same view)."""
+        state, seen = self.state, evidence
+        if any(not f.occluded and sum(f.counts) for f in evidence.factories):
+            evidence = dataclasses.replace(
+                evidence, factories=tuple(dataclasses.replace(f, occluded=True) for f in evidence.factories),
+                centre=dataclasses.replace(evidence.centre, occluded=True))
+        walled = dataclasses.replace(evidence, boards=tuple(
+            b if b.occluded else dataclasses.replace(b, wall=r.wall) for b, r in zip(evidence.boards, raw.boards)))
+        scorer, ranking = Scorer(evidence), Scorer(walled)
+        scored = []
+        for h in hypotheses:
+            if not h.legal or not h.moves:
+                continue
+            after = state.copy()
+            for player, m in movers(state, h.moves):
+                after.play(m, player)
+            if after.phase != WALL_TILING:
+                continue
+            boards, tiled = [], False
+            for p, ev in enumerate(walled.boards):
+                options = [(ranking.board(p, b), label != "start", b)
+                           for b, _, label, _ in _tiling_options(after, p, ev) if label != "wrong"]
+                _, moved, board = max(options, key=lambda o: o[0])
+                boards.append(board)
+                tiled |= moved and not ev.occluded and board != h.table.boards[p]
+            seen_as = dataclasses.replace(h.table, boards=tuple(boards))
+            scored.append((ranking.table(seen_as) + h.prior, seen_as, h, tiled))
+        if not scored:
+            return []
+        scored.sort(key=lambda item: item[0], reverse=True)
+        score, seen_as, best, tiled = scored[0]
+        rival = next((s for s, t, _, _ in scored[1:] if t != seen_as), float("-inf"))
+        if (not tiled or scorer.table(seen_as) < max_loglik(evidence) - 1e-9 or score - rival < self.settings.margin
+                or self._hidden(seen, committed, best, unsteady)):
+            return []
+        described = best.describe(state)
+        for m in best.moves:
+            self.game.play(m)
+        self.alert = None
+        return [described]
 
     def _remember(self, evidence: TableEvidence) -> None:
         """Keep this view at rest if it reads differently from every one kept since the game log last changed."""
