@@ -98,9 +98,9 @@ class RingWatcher:
         """The ring as it looks in this frame becomes its reference (in the setup's light, as `check` compares)."""
         self.reference_lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
 
-    def record_alternate(self, frame: np.ndarray, gain: np.ndarray | None) -> None:
-        """The ring as it looks in this frame counts as unchanged too, besides its reference."""
-        self.alternate_lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
+    def look(self, frame: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
+        """The ring's points in L*a*b* (in the setup's light, as `check` compares), (P*Q, 3)."""
+        return to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
 
     def forget(self, points: np.ndarray) -> None:
         """These points (bool, P*Q) no longer look as recorded (something was moved over or off them): they are

@@ -26,6 +26,7 @@ from vision.observation import GLARE_SHARE, build_observation
 from vision.occlusion import (
     RIM_FRACTION,
     RING_DELTA_E,
+    RING_FRACTION,
     RING_RUN,
     OcclusionCheck,
     RimWatcher,
@@ -55,10 +56,11 @@ BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
 MOVED_BOARD_REACH = 0.06
 # A display's table ring is recorded at setup with its tiles dealt, whose shadows (a tile stands 5-6 mm tall) fall
 # past its rim onto the ring: once its tiles are taken the bare ring differs there by 10-25 delta E. The first time
-# a display reads empty (every colour's count sure to this confidence, the rim unchanged) two frames running, its
-# ring as it then looks counts as unchanged too. Recorded games (displays flagged with no hand): tuning seed 33
-# 5200 -> 1436 of 12212 frames, seed 24 967 -> 558, seed 5 1021 -> 737; displays under a hand missed 0 -> 1 of
-# 2920 (read at 0.10 confidence).
+# a display reads empty (every colour's count sure to this confidence, the rim unchanged) two frames running, with no
+# board or the centre covered and its ring the same in both frames, its ring as it then looks counts as unchanged
+# too. Recorded games (displays flagged with no hand): tuning seed 33 5200 -> 1436 of 12212 frames, seed 24 967 ->
+# 558, seed 22 464 -> 322; displays under a hand missed, read confident, seed 7 35 -> 38 of 657 (marginal touches the
+# tiles' shadows had flagged), seed 22 2 -> 2 of 669.
 EMPTY_DISPLAY_CONFIDENCE = 0.9
 # The score marker stands on the score track's "0" space at setup and leaves it at the first scoring, for good:
 # where the margin ring would cross that space it runs on the border outside it instead (this far in; the space
@@ -245,7 +247,8 @@ class TableRecognizer:
         self.centre_ring = RingWatcher(ring, self.frame_size, ring_ref, keep)
         self._previous: list[np.ndarray] | None = None
         self._waiting_for: dict[int, set[int]] = {}  # table ring (displays', then the centre's) -> moved boards
-        self._read_empty = [False] * len(self.factory_rings)  # displays read empty in the last frame
+        # Per display, its ring's look in the last frame it read empty with nothing else on the table covered.
+        self._empty_looks: list[np.ndarray | None] = [None] * len(self.factory_rings)
         # Boards get nudged: follow each from its own print when its look was learned at setup.
         self.localiser = None
         if learned.get(LEARNED_KEY):
@@ -362,20 +365,27 @@ class TableRecognizer:
             centre_check = replace(centre_check, occluded=True)
         if self._waiting_for:
             self._relearn_table_rings(frame, gain, [*factory_checks, centre_check])
-        self._record_emptied_rings(frame, gain, factories, factory_checks)
+        quiet = not any(r.occluded or c.occluded for r, c in zip(readings, checks)) and not centre_check.occluded
+        self._record_emptied_rings(frame, gain, factories, factory_checks, quiet)
         motion = self._motion(samples, reaimed)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
 
     def _record_emptied_rings(self, frame: np.ndarray, gain: np.ndarray | None, counts: list[RegionCount],
-                              checks: list[OcclusionCheck]) -> None:
-        """A display read empty two frames running, nothing over its rim: its ring's look without the tiles dealt
-        at setup (EMPTY_DISPLAY_CONFIDENCE)."""
+                              checks: list[OcclusionCheck], quiet: bool) -> None:
+        """A display read empty two frames running, nothing over its rim, no board or the centre covered (`quiet`),
+        its ring the same in both frames (no arm passing by): its ring's look without the tiles dealt at setup
+        (EMPTY_DISPLAY_CONFIDENCE)."""
         for j, (ring, count, check) in enumerate(zip(self.factory_rings, counts, checks)):
-            empty = (not any(count.counts.values()) and count.confidence >= EMPTY_DISPLAY_CONFIDENCE
-                     and check.rim <= RIM_FRACTION and max(check.glare, count.glare) <= GLARE_SHARE)
-            if empty and self._read_empty[j] and ring.alternate_lab is None:
-                ring.record_alternate(frame, gain)
-            self._read_empty[j] = empty
+            if ring.alternate_lab is not None:
+                continue
+            if not (quiet and not any(count.counts.values()) and count.confidence >= EMPTY_DISPLAY_CONFIDENCE
+                    and check.rim <= RIM_FRACTION and max(check.glare, count.glare) <= GLARE_SHARE):
+                self._empty_looks[j] = None
+                continue
+            look, before = ring.look(frame, gain), self._empty_looks[j]
+            self._empty_looks[j] = look
+            if before is not None and np.mean(np.sum((look - before) ** 2, axis=1) > RING_DELTA_E ** 2) < RING_FRACTION:
+                ring.alternate_lab = look
 
     def _motion(self, samples: list[np.ndarray], reaimed: set[int]) -> list[float]:
         """Mean absolute change of each board's patches since the previous frame; 0 for the first frame and for a
