@@ -435,9 +435,13 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r.print_colour[:, None] == np.arange(N_COLOURS) for r in readers]).astype(np.float32),
                   np.concatenate([r.print_colour >= 0 for r in readers]),
                   np.concatenate([WALL_AGAIN_WEIGHTS[np.maximum(r.print_colour, 0)] for r in readers]),
-                  np.concatenate([r.print_inner[r.print_colour >= 0] for r in readers]).reshape(
-                      sum(int(np.sum(r.print_colour >= 0)) for r in readers), -1),
+                  _rows_flat(np.concatenate([r.print_inner[r.print_colour >= 0] for r in readers])),
                   *_exemplar_rows(readers))
+
+
+def _rows_flat(a: np.ndarray) -> np.ndarray:
+    """(R, M, 3) -> (R, M*3), also for R = 0 (gray walls have no colored print: reshape(0, -1) is ambiguous)."""
+    return a.reshape(a.shape[0], a.shape[1] * a.shape[2])
 
 
 def _exemplar_rows(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, ...]:
