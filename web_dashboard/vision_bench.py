@@ -304,7 +304,7 @@ def vision_figures(games: int = 8, frames: int = 4, hand_frames: int = 3, timing
     """The figures of issue 4, measured on rendered 4-player tables the recogniser was never tuned on.
 
     Accuracy: `games` tables, each with its own random look (pose, lens, light, art style, noise, blur, JPEG,
-    resolution), calibrated on averaged setup frames, then `frames` random views without hands (spaces and
+    resolution), every other one with gray walls (the boards' other side), calibrated on averaged setup frames, then `frames` random views without hands (spaces and
     regions the truth marks hidden by clutter are left out) and `hand_frames` views with hands (occlusion).
     Speed: median recognition time of a 4-board table at 1280x720 and 1920x1080 on the calling core.
     """
@@ -312,9 +312,10 @@ def vision_figures(games: int = 8, frames: int = 4, hand_frames: int = 3, timing
     hands = Score()
     for g in range(games):
         seed = first_seed + g
-        score, _ = run_game(seed, 4, frames, size=None)
+        variant = _variant(g)
+        score, _ = run_game(seed, 4, frames, size=None, variant=variant)
         total.add(score)
-        score, _ = run_game(seed, 4, hand_frames, size=None, hands=True)
+        score, _ = run_game(seed, 4, hand_frames, size=None, hands=True, variant=variant)
         hands.add(score)
     timing = {}
     for label, size in (("720p", (1280, 720)), ("1080p", (1920, 1080))):
@@ -333,7 +334,12 @@ def vision_figures(games: int = 8, frames: int = 4, hand_frames: int = 3, timing
         "games": games,
         "seeds": f"{first_seed}-{first_seed + games - 1}",
         "frames_per_game": frames,
+        "gray_wall_games": sum(_variant(g) == "gray" for g in range(games)),
     }
+
+
+def _variant(game: int) -> str:
+    return "gray" if game % 2 else "colored"
 
 
 def _time_recognition(seed: int, size: tuple[int, int], count: int) -> float:
