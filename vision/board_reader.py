@@ -440,7 +440,8 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
 
 
 def _rows_flat(a: np.ndarray) -> np.ndarray:
-    """(R, M, 3) -> (R, M*3), also for R = 0 (gray walls have no colored print: reshape(0, -1) is ambiguous)."""
+    """(R, M, K) -> (R, M*K), also for R = 0 (gray walls have no colored print, an empty board no tile to compare:
+    reshape(0, -1) is ambiguous)."""
     return a.reshape(a.shape[0], a.shape[1] * a.shape[2])
 
 
@@ -576,8 +577,8 @@ class _Exemplars:
         need = np.flatnonzero(~stack.exemplar_cream[:, 0] | (occupancy[used] > 0.5))
         rows = used[need]
         cur = np.zeros((len(used), stack.print_walls.shape[1]), np.float32)
-        cur[need] = _print_inner(look.smooth, rows, look.space_gains[rows] * stack.print_gain[rows]).reshape(len(rows), -1)
-        group = (stack.exemplar_board[:, :, None] * member[:, None, :]).reshape(len(used), -1)
+        cur[need] = _rows_flat(_print_inner(look.smooth, rows, look.space_gains[rows] * stack.print_gain[rows]))
+        group = _rows_flat(stack.exemplar_board[:, :, None] * member[:, None, :])
         return _Exemplars(cur, member, group.T @ cur, group.sum(axis=0))
 
     def _excluding(self, rows: np.ndarray, groups: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -623,7 +624,8 @@ def _print_inner(smooth: np.ndarray, rows: np.ndarray, gain: np.ndarray) -> np.n
     down: the patches are smoothed, and a quarter of the pixels cost a quarter of the time."""
     p = smooth.shape[1]
     lo, hi = int(round(p * 0.2)), int(round(p * 0.8))  # as _inner
-    inner = smooth[rows, lo:hi:2, lo:hi:2].reshape(len(rows), -1, 3).astype(np.float32)
+    inner = smooth[rows, lo:hi:2, lo:hi:2]
+    inner = inner.reshape(len(rows), inner.shape[1] * inner.shape[2], 3).astype(np.float32)  # also for 0 rows
     inner *= gain[:, None, :].astype(np.float32)
     return inner
 

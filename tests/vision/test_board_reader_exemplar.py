@@ -2,7 +2,11 @@
 against those of its printed colour, and the colours of the tiles in the pattern lines and floor are weighed against
 them (seeds < 1000; the bench measures on others)."""
 
-from web_dashboard.vision_bench import bench_frames, run_game
+import numpy as np
+
+from vision.synthetic.look import Look
+from vision.synthetic.render import Renderer
+from web_dashboard.vision_bench import bench_frames, calibrated_recognizer, run_game, setup_view
 
 
 def _walls(seed: int, frames: int) -> list[tuple[list, list]]:
@@ -44,3 +48,14 @@ def test_a_table_of_gray_walls_is_read():
     # recordings showed. Tuning seed 3, 4 players, 2 frames: one space of 376 was wrong when this was written.
     score, _ = run_game(3, 4, 2, size=(1280, 720), variant="gray")
     assert score.spaces > 0 and score.space_errors <= 1
+
+
+def test_a_table_of_gray_walls_with_empty_boards_is_read():
+    # At setup no board holds a tile, and gray walls have no colored print: no space to compare with an exemplar.
+    # Every gray game raised on its first frame (reshape of 0 rows, af5b865), which the recorded games showed.
+    rng = np.random.default_rng([3, 77])
+    renderer = Renderer(2, "gray", Look.random(3, 1280, 720), 3)
+    rec = calibrated_recognizer(renderer, 2, rng)
+    obs = rec.recognize(renderer.render(renderer.pieces(setup_view(2, rng), salt=0)).image)
+    assert [b["pattern_lines"] for b in obs["boards"]] == [[[]] * 5] * 2
+    assert [b["floor"] for b in obs["boards"]] == [[], []]
