@@ -372,7 +372,7 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         # here: the colored walls' spaces are read a third time against them (the pattern lines' fill and the
         # glare above weigh only cream spaces), and the cream spaces' tiles' colours are weighed against them.
         stack = _stack(boards)
-        exemplars = _Exemplars.of(look, occupancy, colour_probs, stack, len(boards))
+        exemplars = _Exemplars.of(look, occupancy, colour_probs, stack)
         if stack.again.any():
             occupancy[stack.again] = _logistic(np.column_stack([look.context[stack.again], exemplars.likeness(stack)]),
                                                stack.wall_weights[stack.again])
@@ -469,7 +469,6 @@ class _Look:
     setup_lit: np.ndarray  # (B*N, 3) BGR of each space's middle (TOP_QUANTILE) in the setup light, for colours
     clipped: np.ndarray  # (B*N, 3) bool: that middle clipped (the sensor's white) in that channel
     plain: np.ndarray  # (B*N, 3) its Lab in the print's light, no glare taken off
-    first: np.ndarray  # (B*N,) each space's first reading, from its own patch
     smooth: np.ndarray  # (B*N, P, P, 3) the patches, smoothed (_smooth)
     space_gains: np.ndarray  # (B*N, 3) BGR gains to the setup light
 
@@ -491,11 +490,10 @@ def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     # a tile is bolder than the print of its own colour.
     likeness = _tile_likeness(to_lab(np.clip(median * space_gains * stack.print_gain, 0.0, 255.0)))
     features = np.column_stack([feats, likeness - stack.ref_tile_likeness, likeness])
-    first = _logistic(features, stack.weights)
-    context = _context(delta, first, stack, boards)
+    context = _context(delta, _logistic(features, stack.weights), stack, boards)
     setup_lit = top * space_gains
     return _Look(gains, features, context, ground_change, setup_lit, top >= CLIPPED,
-                 to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)), first, smooth, space_gains)
+                 to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)), smooth, space_gains)
 
 
 def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -> np.ndarray:
@@ -569,7 +567,7 @@ class _Exemplars:
     counts: np.ndarray  # (B*5,)
 
     @staticmethod
-    def of(look: _Look, occupancy: np.ndarray, colour_probs: np.ndarray, stack: _Stack, boards: int) -> _Exemplars:
+    def of(look: _Look, occupancy: np.ndarray, colour_probs: np.ndarray, stack: _Stack) -> _Exemplars:
         used = stack.exemplar_rows
         member = (stack.exemplar_cream & (colour_probs[used, :N_COLOURS] > CLEAR_TILE)) | stack.exemplar_printed
         member = (member & (occupancy[used] > CLEAR_TILE)[:, None]).astype(np.float32)  # (U, 5)
@@ -622,9 +620,8 @@ def _print_inner(smooth: np.ndarray, rows: np.ndarray, gain: np.ndarray) -> np.n
     """(R, M, 3) float BGR of the printed space (_inner) of these rows of smoothed patches (N, P, P, 3) in the
     print's light: times each row's gain (R, 3) from their light to the print's. Every other pixel across and
     down: the patches are smoothed, and a quarter of the pixels cost a quarter of the time."""
-    p = smooth.shape[1]
-    lo, hi = int(round(p * 0.2)), int(round(p * 0.8))  # as _inner
-    inner = smooth[rows, lo:hi:2, lo:hi:2]
+    span = _inner_span(smooth.shape[1], step=2)
+    inner = smooth[rows, span, span]
     inner = inner.reshape(len(rows), inner.shape[1] * inner.shape[2], 3).astype(np.float32)  # also for 0 rows
     inner *= gain[:, None, :].astype(np.float32)
     return inner
@@ -632,9 +629,9 @@ def _print_inner(smooth: np.ndarray, rows: np.ndarray, gain: np.ndarray) -> np.n
 
 def _inner_mask(p: int) -> np.ndarray:
     """(P*P,) weights that take the mean over a patch's printed space (_inner)."""
-    lo, hi = int(round(p * 0.2)), int(round(p * 0.8))  # as _inner
+    span = _inner_span(p)
     mask = np.zeros((p, p), np.float32)
-    mask[lo:hi, lo:hi] = 1.0
+    mask[span, span] = 1.0
     return (mask / mask.sum()).ravel()
 
 
@@ -755,9 +752,13 @@ def _planes(lab: np.ndarray) -> np.ndarray:
 
 def _inner(patches: np.ndarray) -> np.ndarray:
     """The printed space itself (patches reach past it): (N, P, P) -> (N, P', P')."""
-    p = patches.shape[1]
-    lo, hi = int(round(p * 0.2)), int(round(p * 0.8))
-    return patches[:, lo:hi, lo:hi]
+    span = _inner_span(patches.shape[1])
+    return patches[:, span, span]
+
+
+def _inner_span(p: int, step: int = 1) -> slice:
+    """Where the printed space lies across (and down) a patch of side `p`: its middle 60 %."""
+    return slice(int(round(p * 0.2)), int(round(p * 0.8)), step)
 
 
 def occupancy_features(lab: np.ndarray, ground: np.ndarray,

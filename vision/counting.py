@@ -246,14 +246,18 @@ class RegionCounter:
     def _bare_colour(self, smooth: np.ndarray) -> int | None:
         """The tile colour (COLOURS index) that most of the bare regions' `smooth` (N, G, G, 3) BGR reads as in
         the print's light, if one does."""
+        lit = np.clip(smooth * self.print_gain[:, None, None, :], 0, 255).astype(np.uint8)[self.inside] >> 3
+        labels = self._print_table()[_table_index(lit)]
+        shares = np.bincount(labels + 1, minlength=self._classes() + 1)[1:] / max(len(labels), 1)
+        colour = int(np.argmax(shares))
+        return colour if shares[colour] >= 0.5 and colour < len(COLOURS) else None
+
+    def _print_table(self) -> np.ndarray:
+        """The label table for colours in the print's light (_print_lut), kept as self._lut."""
         key = ("print", self._classes())
         if self._lut_key != key:
             self._lut, self._lut_key = _print_lut(self._classes()), key
-        lit = np.clip(smooth * self.print_gain[:, None, None, :], 0, 255).astype(np.uint8)[self.inside] >> 3
-        index = (lit[:, 0].astype(np.int32) << 10) | (lit[:, 1].astype(np.int32) << 5) | lit[:, 2]
-        shares = np.bincount(self._lut[index] + 1, minlength=self._classes() + 1)[1:] / max(len(index), 1)
-        colour = int(np.argmax(shares))
-        return colour if shares[colour] >= 0.5 and colour < len(COLOURS) else None
+        return self._lut
 
     def find_glare(self, setup_bgr: np.ndarray) -> np.ndarray:
         """(N,) the lamp's reflection over each display as an additive grey (8-bit, setup light), from the
@@ -288,8 +292,7 @@ class RegionCounter:
             pixels *= np.asarray(gain, np.float32)
         steps = GLARE_STEPS[GLARE_STEPS < self._glare_ceiling][:, None, None]
         lit = np.clip((pixels - steps * (1 + GLEAM)) * self.print_gain[0], 0, 255).astype(np.uint8) >> 3
-        index = (lit[..., 0].astype(np.int32) << 10) | (lit[..., 1].astype(np.int32) << 5) | lit[..., 2]
-        fit = _print_fit(self._classes())[index]
+        fit = _print_fit(self._classes())[_table_index(lit)]
         k = (fit.shape[1] - 1) * GLARE_QUANTILE // 100  # the quantile's pixel, as np.percentile's "lower"
         fit = np.partition(fit, k, axis=1)[:, k]
         self.glare[0] = steps[int(np.argmax(fit - DISPLAY_GLARE_COST * steps[:, 0, 0])), 0, 0]
@@ -330,10 +333,7 @@ class RegionCounter:
         if self.print_gain is not None:
             # In the print's light: each region's own gain (setup light -> print light) times the frame's (this
             # light -> setup light); one fixed table then serves every lamp.
-            key = ("print", self._classes())
-            if self._lut_key != key:
-                self._lut = _print_lut(self._classes())
-                self._lut_key = key
+            self._print_table()
             # Per region, each channel's 256 values through the gains, as each pixel's would be.
             lit = np.repeat(levels, 3, axis=2)
             if gain is not None:
@@ -790,6 +790,11 @@ def ring_mask(size: int, inner: float, outer: float) -> np.ndarray:
 def _cream_gain(cream: np.ndarray, glare) -> np.ndarray:
     """Gains that bring a display's cream card, less the glare over it, to the print's measured cream."""
     return from_lab(PRINT_CREAM["pattern"]) / (np.maximum(cream - glare, 5.0) + 1.0)
+
+
+def _table_index(q: np.ndarray) -> np.ndarray:
+    """(..., 3) BGR levels quantised to 5 bits -> (...) index into the 32768-colour tables (b << 10 | g << 5 | r)."""
+    return (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
 
 
 def _print_lut(classes: int) -> np.ndarray:

@@ -96,7 +96,7 @@ class RingWatcher:
 
     def record(self, frame: np.ndarray, gain: np.ndarray | None) -> None:
         """The ring as it looks in this frame becomes its reference (in the setup's light, as `check` compares)."""
-        self.reference_lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
+        self.reference_lab = self.look(frame, gain)
 
     def look(self, frame: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
         """The ring's points in L*a*b* (in the setup's light, as `check` compares), (P*Q, 3)."""
@@ -110,7 +110,7 @@ class RingWatcher:
     def relearn(self, frame: np.ndarray, gain: np.ndarray | None) -> None:
         """The forgotten points as they look in this frame become their reference."""
         if self.stale is not None and self.reference_lab is not None:
-            lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
+            lab = self.look(frame, gain)
             self.reference_lab = np.where(self.stale[:, None], lab, self.reference_lab)
             if self.alternate_lab is not None:
                 self.alternate_lab = np.where(self.stale[:, None], lab, self.alternate_lab)
