@@ -779,11 +779,11 @@ class MoveTracker:
         options = []
         for display in taken:
             held = logged[display]
-            for was, now in itertools.product(sorted(set(held)), COLOUR_NAMES):
-                if now == was:
+            for was, instead in itertools.product(sorted(set(held)), COLOUR_NAMES):
+                if instead == was:
                     continue
                 deal = [list(f) for f in logged]
-                deal[display][held.index(was)] = now
+                deal[display][held.index(was)] = instead
                 replayed = before.copy()
                 try:
                     replayed.deal(deal)

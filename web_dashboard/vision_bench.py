@@ -304,8 +304,9 @@ def vision_figures(games: int = 8, frames: int = 4, hand_frames: int = 3, timing
     """The figures of issue 4, measured on rendered 4-player tables the recogniser was never tuned on.
 
     Accuracy: `games` tables, each with its own random look (pose, lens, light, art style, noise, blur, JPEG,
-    resolution), every other one with gray walls (the boards' other side), calibrated on averaged setup frames, then `frames` random views without hands (spaces and
-    regions the truth marks hidden by clutter are left out) and `hand_frames` views with hands (occlusion).
+    resolution), every other one with gray walls (the boards' other side), calibrated on averaged setup frames,
+    then `frames` random views without hands (spaces and regions the truth marks hidden by clutter are left out)
+    and `hand_frames` views with hands (occlusion).
     Speed: median recognition time of a 4-board table at 1280x720 and 1920x1080 on the calling core.
     """
     total = Score()
