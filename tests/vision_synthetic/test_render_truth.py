@@ -169,3 +169,30 @@ def test_the_renderers_calibration_is_a_valid_profile_that_frames_the_boards():
         # TL (as read) is nearer the score track's "0" space than the other corners.
         zero = renderer.project_board_point(p, DEFAULT_LAYOUT.score_zero_x, DEFAULT_LAYOUT.score_zero_y)
         assert int(np.argmin(np.linalg.norm(quad - zero, axis=1))) == 0
+
+
+def test_an_arm_reaching_past_a_low_camera_is_cut_at_the_lens_not_wrapped_around():
+    """A camera low over a player's side has the player's shoulder behind it. Projected as they are, points behind
+    the lens land on the wrong side of the image (a stray sleeve edge across the frame) and overflow the
+    rasteriser's fixed-point coordinates."""
+    import warnings
+
+    from vision.synthetic.camera import posed_camera
+    from vision.synthetic.hands import draw_hand, hand_shapes
+
+    camera = posed_camera((640, 360), np.zeros(3), np.array([[-400, -300, 0], [400, 300, 0.0]]), 700, 50, 0, 0,
+                          0.9, 0)
+    hand = Hand(target=(0, 250), seat=(0, 1))
+    skin, sleeve = hand_shapes(hand)
+    assert camera.to_camera(np.vstack(skin + sleeve))[:, 2].min() < 0  # the shoulder is behind the camera
+
+    img = np.full((360, 640, 3), 128, np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mask = draw_hand(img, camera, hand, np.array([0.1, 0.1]), 0.5, np.random.default_rng(0))
+    ys, xs = np.nonzero(mask)
+    assert len(xs) > 2000
+    # One arm, coming in from the player's (bottom) edge: nothing drawn far to the side of it.
+    changed = np.any(img != 128, axis=2)
+    assert not changed[:, : 640 // 4].any() and not changed[:, 3 * 640 // 4:].any()
+    assert ys.max() == 359

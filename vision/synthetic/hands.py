@@ -17,6 +17,7 @@ from vision.synthetic.camera import Camera
 
 SKIN_TONES = ((160, 190, 235), (120, 160, 215), (95, 135, 190), (70, 105, 160), (50, 75, 120), (40, 55, 85))
 SLEEVES = ((60, 40, 30), (140, 140, 140), (40, 40, 150), (120, 70, 40), (200, 200, 205), (30, 90, 60), (25, 25, 25))
+NEAR_MM = 10.0  # an arm's parts nearer the lens than this are cut off, as the camera cannot see behind itself
 
 
 @dataclass(frozen=True)
@@ -82,19 +83,38 @@ def hand_shapes(hand: Hand) -> tuple[list[np.ndarray], list[np.ndarray]]:
     return skin, sleeve
 
 
+def _in_front(camera: Camera, shape: np.ndarray) -> np.ndarray | None:
+    """The part of a convex shape in front of the lens (None if none is). A low camera at a player's side can
+    have the player's shoulder behind it; projected as it is, such a point lands on the wrong side of the image."""
+    depth = camera.to_camera(shape)[:, 2] - NEAR_MM
+    front = depth >= 0
+    if front.all():
+        return shape
+    if not front.any():
+        return None
+    # The convex hull of what is left: the points in front, and where each edge to a point behind crosses the plane.
+    a, b = np.flatnonzero(front), np.flatnonzero(~front)
+    t = (depth[a][:, None] / (depth[a][:, None] - depth[b][None, :]))[..., None]
+    crossings = shape[a][:, None] + t * (shape[b][None, :] - shape[a][:, None])
+    return np.vstack([shape[front], crossings.reshape(-1, 3)])
+
+
 def draw_hand(img: np.ndarray, camera: Camera, hand: Hand, light_offset: np.ndarray, shadow: float,
               rng: np.random.Generator) -> np.ndarray:
     """Draw a hand (and its shadow) into a render-space BGR uint8 image in place; returns its boolean mask."""
     h, w = img.shape[:2]
     skin, sleeve = hand_shapes(hand)
-    polys = [(camera.project_render(p), 0) for p in skin] + [(camera.project_render(p), 1) for p in sleeve]
+    polys = [(camera.project_render(seen), part) for shapes, part in ((skin, 0), (sleeve, 1))
+             for seen in (_in_front(camera, p) for p in shapes) if seen is not None]
     # Shadows: the same shapes dropped onto the table along the light.
     shadow_polys = []
     for p in skin + sleeve:
         flat = p.copy()
         flat[:, :2] += light_offset[None, :] * (-p[:, 2:3])
         flat[:, 2] = 0
-        shadow_polys.append(camera.project_render(flat))
+        seen = _in_front(camera, flat)
+        if seen is not None:
+            shadow_polys.append(camera.project_render(seen))
 
     everything = np.vstack([p for p, _ in polys] + shadow_polys)
     x0, y0 = np.maximum(np.floor(everything.min(0)).astype(int) - 4, 0)
