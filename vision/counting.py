@@ -132,6 +132,14 @@ WHITE_SPREAD, FAINT_WHITE = 0.06, (0.45, 0.6, 0.6)
 # In the centre a tile whose face fills under FAINT_FACE[0] of its disc (FACE, 0.35, would take it off) is at most
 # FAINT_FACE[1] sure: tuning seeds 0-31, such tiles 17 of 23 true (0.45-0.55: 40 of 40; the check seeds 9 of 13).
 FAINT_FACE = (0.45, 0.75)
+# A white tile found on a display whose face fills under PRINT_SHOWING[0] of its disc is a doubt where the disc's
+# lightness still follows the empty display's print there (their correlation over PRINT_SHOWING[1]): a tile's top
+# hides the print under it, but noise and compression move patches of the pale print past the unchanged test and
+# they read white (white tiles found on displays, faces under 0.45: correlation 0.7 or more in 7 of 21 false ones,
+# 4 of 570 true ones, tuning seeds 0-31, colored walls). Regions right, tuning seeds 0-31 colored / gray walls, from
+# 1207 / 1190: faces under 0.45 and correlations over 0.5 / 0.6 / 0.7 / 0.8: 1207 / 1196, 1209 / 1199, 1208 /
+# 1198, 1210 / 1196; under 0.5: 1202-1210 / 1191-1195; under 0.55: 1191-1209 / 1178-1194.
+PRINT_SHOWING = (0.45, 0.7)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -316,13 +324,14 @@ class RegionCounter:
             label[self.empty.unchanged(lab)] = -1
         return label, lab
 
-    def classify_fast(self, frame: np.ndarray, model: ColourModel,
-                      gain: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def classify_fast(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
         """As classify, through a colour lookup table (32 levels per BGR channel) rebuilt only when the model
         or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame. Also
-        each region's share of clipped pixels (glare) and, with the empty table known, what changed since."""
+        each region's share of clipped pixels (glare) and, with the empty table known, what changed since and
+        the frame's lightness (L*, setup light), pixel by pixel."""
         patches = self._steady(self.sample(frame))
-        changed = None
+        changed = lab = None
         if self.empty is not None:
             lab = to_lab(patches, gain)
             changed = ~self.empty.unchanged(lab) & self.inside
@@ -363,7 +372,7 @@ class RegionCounter:
         # Clipped: every channel at GLARE_LEVEL or above (one OpenCV pass; a numpy min over 3 channels is slow).
         clipped = cv2.inRange(patches.reshape(1, -1, 3), (GLARE_LEVEL,) * 3, (255,) * 3).reshape(self.inside.shape)
         clipped = (clipped > 0) & self.inside
-        return label, clipped.sum(axis=(1, 2)) / self._area, changed
+        return label, clipped.sum(axis=(1, 2)) / self._area, changed, None if lab is None else lab[..., 0]
 
     def _steady(self, patches: np.ndarray) -> np.ndarray:
         """The regions averaged over the frames they have stayed the same (a video of a still table): sensor
@@ -541,6 +550,21 @@ class RegionCounter:
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
 
+    def _print_showing(self, found: list[Tile], lightness: np.ndarray) -> list[Tile]:
+        """The tiles found less the faint white ones on a display under which the print still shows
+        (PRINT_SHOWING); those are doubts."""
+        disc = _stamp(0.5 * self.tile_side)
+        kept = []
+        for t in found:
+            if t.colour == WHITE and t.face < PRINT_SHOWING[0]:
+                now = _under(lightness[t.region], t.y, t.x, disc)
+                then = _under(self.empty.lightness[t.region], t.y, t.x, disc)
+                if _correlation(now, then) > PRINT_SHOWING[1]:
+                    self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
+                    continue
+            kept.append(t)
+        return kept
+
     def _sure_doubts(self, found: list[Tile], changed: np.ndarray) -> list[Tile]:
         """The doubts, fullest first, that are tiles after all (SURE_DOUBT), up to each region's capacity."""
         disc = _stamp(0.5 * self.tile_side)
@@ -635,13 +659,15 @@ class RegionCounter:
                 share[r] = votes / votes.sum()
         return left.sum(axis=(1, 2)) / self._area, share
 
-    def count_labels(self, label: np.ndarray, glare: np.ndarray,
-                     changed: np.ndarray | None = None) -> list[RegionCount]:
-        """Counts from per-pixel classes (N, G, G), each region's glare share and what changed there since the
-        empty table (None: not known)."""
+    def count_labels(self, label: np.ndarray, glare: np.ndarray, changed: np.ndarray | None = None,
+                     lightness: np.ndarray | None = None) -> list[RegionCount]:
+        """Counts from per-pixel classes (N, G, G), each region's glare share, what changed there since the
+        empty table and the frame's lightness (L*, (N, G, G); None: not known)."""
         found = self.find_tiles(label)
         if changed is not None:
             found = self._changed_enough(found, changed)
+            if lightness is not None and not self.allow_marker:
+                found = self._print_showing(found, lightness)
             found += self._sure_doubts(found, changed)
             if not self.allow_marker:
                 # In the centre, blurred tiles' halos on the table changed as many counts for the worse as for the
@@ -728,6 +754,8 @@ class EmptyReference:
         self.bounds = self._bounds(UNCHANGED_DELTA_E)
         self.white_bounds = self._bounds(UNCHANGED_WHITE_DELTA_E)
         self.shape = lab.shape[:3]
+        # The print's lightness pixel by pixel, the middle of its 3x3 range (_print_showing).
+        self.lightness = ((self.least[..., 0] + self.most[..., 0]) / 2).reshape(self.shape)
         # For the shadow test: per pixel 1 / (L*+16) and a*, b* per unit of it, flat (contiguous: 5x faster).
         flat = lab.reshape(-1, 3).astype(np.float32)
         per_lightness = 1.0 / (flat[:, 0] + 16.0)
@@ -924,6 +952,20 @@ def _erase(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> None:
     e, (h, w) = stamp.shape[0] // 2, image.shape
     y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
     image[y0:y1, x0:x1][stamp[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]] = 0
+
+
+def _under(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> np.ndarray:
+    """The values of `image` under `stamp` centred on (y, x), clipped to the image."""
+    e, (h, w) = stamp.shape[0] // 2, image.shape
+    y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
+    return image[y0:y1, x0:x1][stamp[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]]
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """Pearson's correlation of two samples (0 where either is flat)."""
+    a, b = a - a.mean(), b - b.mean()
+    scale = math.sqrt(float(np.dot(a, a)) * float(np.dot(b, b)))
+    return float(np.dot(a, b)) / scale if scale > 0 else 0.0
 
 
 def _disc_votes(label: np.ndarray, disc: np.ndarray):
