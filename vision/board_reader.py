@@ -26,7 +26,7 @@ import numpy as np
 
 from calibration.colour_model import COLOURS, PRINT_CREAM, PRINT_LIT, TILE_CLASSES, ColourModel
 from calibration.geometry import FLOOR, GROUND, PATTERN, WALL, Space
-from vision.light import from_lab, light_gain, print_gains, to_lab
+from vision.light import from_lab, light_gain, print_gains, to_lab, to_lab_planes
 
 GROUND_OCCLUDED_DELTA_E = 12.0  # median change of two never-covered ground patches that means "something is over it"
 GROUND_ALONE_DELTA_E = 20.0  # the same of one patch alone (seen obliquely, a tile's side face leans over the arrow
@@ -119,15 +119,14 @@ class BoardReader:
             self.ref_ground = None
             self.ref_stats = None
         if reference_score is not None:
-            lab = to_lab(reference_score)[..., 0].reshape(len(reference_score), -1)
-            base = np.median(lab, axis=1)
+            self.score_ref_planes = to_lab_planes(reference_score[None], np.ones((1, 3), np.float32))[:, 0]
+            base = np.median(self.score_ref_planes[0].reshape(len(reference_score), -1), axis=1)
             # At setup the cube sits on "0": take that space's baseline from the rest of the (cream) track.
             base[0] = np.percentile(base[1:], 75)
             self.score_base = base
-            self.score_ref_lab = to_lab(reference_score)
         else:
             self.score_base = None
-            self.score_ref_lab = None
+            self.score_ref_planes = None
 
     def _spot(self) -> np.ndarray:
         """(N,) the lamp's spot on the empty board at setup, an additive grey (8-bit) over each cream space: how
@@ -158,46 +157,6 @@ class BoardReader:
             ref = self.ref_mid - glare - (self.spot[:, None] if spot else 0.0)
             self._gains[glare, spot] = print_gains(np.maximum(ref, 5.0), self.cream_target, cream, uv)
         return self._gains[glare, spot]
-
-    def _glare(self, setup_lit: np.ndarray, occupancy: np.ndarray, clipped: np.ndarray) -> tuple[float, float]:
-        """The lamp's reflection on this board as an additive grey (8-bit, setup light) besides its spot (see
-        _spot), and the tiles' extra share of it (their gleam): the amounts that best explain the occupied cream
-        spaces as tiles. It whitens print and tiles alike, so without it dividing by the print leaves tiles pale
-        (blue reads white, black grey); glossy tiles gleam more than the print, the glossiest as much again."""
-        tiles = self.cream[occupancy[self.cream] > 0.5]
-        if not len(tiles):
-            return 0.0, GLEAMS[0]
-        steps = GLARE_STEPS[:, None, None] + self.spot[tiles, None]
-        gain = self.cream_target[tiles] / (np.maximum(self.ref_mid[tiles] - steps, 5.0) + 1.0)
-        best_fit, best = -np.inf, (0.0, GLEAMS[0])
-        for gleam in GLEAMS:
-            lit = np.clip((setup_lit[tiles] - steps * (1 + gleam)) * gain, 0.0, 255.0).astype(np.float32)
-            fit = np.maximum(_log_likelihood(lit, clipped[tiles]).max(axis=-1), -30.0).sum(axis=1)
-            fit -= GLARE_COST * GLARE_STEPS
-            k = int(np.argmax(fit))
-            if fit[k] > best_fit:
-                best_fit, best = fit[k], (float(GLARE_STEPS[k]), gleam)
-            if best[0] < GLOSSY_GLARE:  # only a strong glare shows how glossy the tiles are
-                break
-        return best
-
-    def _print_lit(self, setup_lit: np.ndarray, occupancy: np.ndarray, plain: np.ndarray,
-                   clipped: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """(N, 3) Lab of each space's middle in the print's light: `setup_lit` (BGR medians brought to the setup
-        light) less the glare, then each space to the light that makes its own empty print look as measured.
-        `plain` is the same without glare taken off (most boards have none). With it, (N, 6) the class
-        log-likelihoods where a cream space's middle is clipped (`clipped` (N, 3) per channel), else None."""
-        glare, gleam = self._glare(setup_lit, occupancy, clipped)
-        spot = bool(self.spot.any())
-        if glare == 0.0 and not spot:
-            lit = setup_lit * self._print_gain(0.0)
-            lab = plain
-        else:
-            lit = (setup_lit - (glare + self.spot[:, None]) * (1 + gleam)) * self._print_gain(glare, spot)
-            lab = to_lab(np.clip(lit, 0.0, 255.0))
-        if not clipped[self.cream].any():
-            return lab, None, glare * (1 + gleam)
-        return lab, _log_likelihood(np.clip(lit, 0.0, 255.0).astype(np.float32), clipped), glare * (1 + gleam)
 
     def _occupancy_weights(self, print_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(N, F+1) weights per space and (N, K+1) weights of its context; wall spaces by their printed colour when
@@ -234,7 +193,7 @@ class BoardReader:
         """This board alone (a table's boards are read together by read_boards)."""
         return read_boards([self], [main], [score], model, [outside])[0]
 
-    def _read_unreferenced(self, main: np.ndarray, score: np.ndarray, model: ColourModel,
+    def _read_unreferenced(self, main: np.ndarray, track: ScoreTrack, model: ColourModel,
                            outside: float) -> BoardReading:
         """Without a reference cream spaces are told by colour (a tile is far from the board's cream); wall spaces
         cannot be told at all on the colored side, so they stay undecided (0.5) and say so."""
@@ -248,15 +207,14 @@ class BoardReader:
         occupancy = _sigmoid((dist - 18.0) / 4.0)
         occupancy[self.kind == WALL] = 0.5
         ground_change = np.zeros(len(self.ground), np.float32)
-        return self._reading(occupancy, colour_probs, centre_lab, ground_change, None, score, outside)
+        return self._reading(occupancy, colour_probs, centre_lab, ground_change, None, track, outside)
 
     def _reading(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
-                 ground_change: np.ndarray, gain: np.ndarray | None, score: np.ndarray, outside: float,
+                 ground_change: np.ndarray, gain: np.ndarray | None, track: ScoreTrack, outside: float,
                  filled: np.ndarray | None = None) -> BoardReading:
-        """The board's reading from its spaces' occupancy and colours; pattern lines and floor by `filled`, their
-        occupancy in fill order (_in_fill_order), when given."""
-        score_lab = to_lab(score, gain)
-        covered = _ground_covered(ground_change) or self._score_covered(score_lab)
+        """The board's reading from its spaces' occupancy and colours and its score `track`; pattern lines and
+        floor by `filled`, their occupancy in fill order (_in_fill_order), when given."""
+        covered = _ground_covered(ground_change) or track.covered
         out_of_view = outside > 0.02
         occluded = covered or out_of_view
 
@@ -264,7 +222,6 @@ class BoardReader:
         pattern = self._pattern(rows, colour_probs)
         floor = self._floor(rows, colour_probs)
         wall = occupancy[self.wall_grid].tolist()
-        marker, marker_conf = self._score(score_lab)
 
         # Confidence of the board: the least certain decision it contains.
         decided = occupancy[self.decided]
@@ -273,7 +230,7 @@ class BoardReader:
         if not self.has_reference:
             confidence = min(confidence, 0.5)
         return BoardReading(occluded, out_of_view, confidence, occupancy, colour_probs, pattern, floor, wall,
-                            marker, marker_conf, ground_change, centre_lab, gain)
+                            track.marker, track.confidence, ground_change, centre_lab, gain)
 
     # ---- pieces of the reading --------------------------------------------------------------------------
     def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[dict[str, float]]:
@@ -303,38 +260,60 @@ class BoardReader:
         slots = [dict(zip(COLOURS, values), empty=1.0 - p_occ) for values, p_occ in zip(mixed.tolist(), occ.tolist())]
         return [slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)]
 
-    def _score_covered(self, score_lab: np.ndarray) -> bool:
-        """Is something over the score track? A hand or sleeve over the board's far edge changes a run of track
-        spaces even where its colour is close to the print's (skin over a tan board: 2 of 128 margin-ring points
-        changed at 640x480); the cube changes only its own space and its shadow its neighbours, and space 0 it
-        left at setup."""
-        if self.score_ref_lab is None:
-            return False
-        delta = (score_lab - self.score_ref_lab).reshape(len(score_lab), -1, 3)
-        change = _quantiles(np.einsum("ijk,ijk->ij", delta, delta), (50,))[0]  # squared delta E
-        cube = int(np.argmax(change[1:])) + 1
-        away = np.flatnonzero(change > SCORE_COVER_DELTA_E ** 2)
-        return int(np.sum(~_score_neighbours(cube, away))) >= SCORE_COVER_SPACES
-
-    def _score(self, score_lab: np.ndarray) -> tuple[int | None, float]:
-        lum = score_lab[..., 0].reshape(len(score_lab), -1)
-        med = _quantiles(lum, (50,))[0]
-        base = self.score_base if self.score_base is not None else np.full(len(med), np.percentile(med, 75))
-        dark = base - med
-        order = np.argsort(dark)
-        best, second = dark[order[-1]], dark[order[-2]]
-        if best < SCORE_DARKENING:
-            return None, 0.0
-        conf = float(_sigmoid((best - SCORE_DARKENING) / 4.0) * _sigmoid((best - second - 10.0) / 3.0))
-        return int(order[-1]), conf
-
 
 def _ground_covered(ground_change: np.ndarray) -> bool:
     return bool(np.count_nonzero(ground_change > GROUND_OCCLUDED_DELTA_E) >= 2
                 or np.any(ground_change > GROUND_ALONE_DELTA_E))
 
 
-def _score_neighbours(cube: int, spaces: np.ndarray) -> np.ndarray:
+@dataclass(frozen=True)
+class ScoreTrack:
+    """What a board's score track shows: something over it (a hand, a sleeve), and where the score marker stands."""
+
+    covered: bool
+    marker: int | None
+    confidence: float
+
+
+def _score_tracks(readers: list[BoardReader], scores: list[np.ndarray], gains: np.ndarray) -> list[ScoreTrack]:
+    """Every board's score track (`scores` its patches, `gains` (B, 3) to its setup light), the boards together:
+    at these sizes numpy's cost is mostly per call.
+
+    Covered: a hand or sleeve over the board's far edge changes a run of track spaces even where its colour is
+    close to the print's (skin over a tan board: 2 of 128 margin-ring points changed at 640x480); the cube
+    changes only its own space and its shadow its neighbours, and space 0 it left at setup. The marker: the
+    space darkest against its setup baseline, clearly so."""
+    lab = to_lab_planes(np.stack(scores), gains)  # (3, B, S, p, p)
+    boards, spaces = lab.shape[1:3]
+    med = _quantiles(lab[0].reshape(boards * spaces, -1), (50,))[0].reshape(boards, spaces)
+    base = np.array([r.score_base if r.score_base is not None else np.full(spaces, np.percentile(m, 75))
+                     for r, m in zip(readers, med)])
+    dark = base - med
+    order = np.argsort(dark, axis=1)
+    best, second = np.take_along_axis(dark, order[:, -2:], axis=1).T[::-1]
+    conf = _sigmoid((best - SCORE_DARKENING) / 4.0) * _sigmoid((best - second - 10.0) / 3.0)
+    covered = np.zeros(boards, bool)
+    known, reference = _score_references(tuple(readers))
+    if len(known):
+        delta = (lab if len(known) == boards else lab[:, known]) - reference
+        change = _quantiles((delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]).reshape(
+            len(known) * spaces, -1), (50,))[0].reshape(len(known), spaces)  # squared delta E
+        cube = np.argmax(change[:, 1:], axis=1) + 1
+        away = (change > SCORE_COVER_DELTA_E ** 2) & ~_score_neighbours(cube[:, None], np.arange(spaces))
+        covered[known] = np.count_nonzero(away, axis=1) >= SCORE_COVER_SPACES
+    return [ScoreTrack(bool(c), int(o[-1]) if b >= SCORE_DARKENING else None, float(f) if b >= SCORE_DARKENING else 0.0)
+            for c, o, b, f in zip(covered, order, best, conf)]
+
+
+@functools.lru_cache(maxsize=8)
+def _score_references(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The boards with a score track reference and those references' L*a*b* planes (3, K, S, p, p)."""
+    known = [k for k, r in enumerate(readers) if r.score_ref_planes is not None]
+    planes = [readers[k].score_ref_planes for k in known]
+    return np.array(known, int), np.stack(planes, axis=1) if planes else np.zeros(0, np.float32)
+
+
+def _score_neighbours(cube: np.ndarray, spaces: np.ndarray) -> np.ndarray:
     """Which of these score spaces are space 0 or the cube's space or one of its 8 neighbours on the track."""
     col, row = (spaces - 1) % SCORE_ROW, (spaces - 1) // SCORE_ROW
     near = (np.abs(col - (cube - 1) % SCORE_ROW) <= 1) & (np.abs(row - (cube - 1) // SCORE_ROW) <= 1)
@@ -347,31 +326,28 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
     at these sizes numpy's cost is mostly per call, not per pixel; a board without a reference is read alone."""
     readings: list[BoardReading | None] = [None] * len(readers)
     referenced = [i for i, r in enumerate(readers) if r.has_reference]
+    look = _look(tuple(readers[i] for i in referenced), [mains[i] for i in referenced]) if referenced else None
+    gains = np.ones((len(readers), 3), np.float32)  # no reference, no light to bring the track to
+    if referenced:
+        gains[referenced] = look.gains
+    tracks = _score_tracks(readers, scores, gains)
     for i, reader in enumerate(readers):
         if not reader.has_reference:
-            readings[i] = reader._read_unreferenced(mains[i], scores[i], model, outsides[i])
+            readings[i] = reader._read_unreferenced(mains[i], tracks[i], model, outsides[i])
     if referenced:
         boards = tuple(readers[i] for i in referenced)
-        look = _look(boards, [mains[i] for i in referenced])
         occupancy = _logistic(look.context, _stack(boards).context_weights)
         filled = _in_fill_order(occupancy.reshape(len(boards), -1), boards[0].fill_order).ravel()
         n = len(boards[0].spaces)
         rows = [slice(k * n, (k + 1) * n) for k in range(len(boards))]
-        lit = [reader._print_lit(look.setup_lit[r], occupancy[r], look.plain[r], look.clipped[r])
-               for reader, r in zip(boards, rows)]
-        centre_lab = np.concatenate([lab for lab, _, _ in lit])
-        log_likelihood = PRINT_LIT.log_likelihood(centre_lab)
-        for r, (_, clipped_ll, _) in zip(rows, lit):
-            if clipped_ll is not None:
-                log_likelihood[r] = clipped_ll
-        glare = np.repeat([g for _, _, g in lit], len(boards[0].spaces))
-        spot = np.concatenate([reader.spot for reader in boards])
+        stack = _stack(boards)
+        centre_lab, log_likelihood, glare = _print_lit(boards, stack, look, occupancy)
+        spot = stack.spot
         logits = log_likelihood * _colour_trust(log_likelihood, spot, look.clipped, glare)[:, None]
         colour_probs = _softmax(logits)
         # The board's clear tiles, now that their colours are known, show what a tile of each colour looks like
         # here: the colored walls' spaces are read a third time against them (the pattern lines' fill and the
         # glare above weigh only cream spaces), and the cream spaces' tiles' colours are weighed against them.
-        stack = _stack(boards)
         exemplars = _Exemplars.of(look, occupancy, colour_probs, stack)
         if stack.again.any():
             occupancy[stack.again] = _logistic(np.column_stack([look.context[stack.again], exemplars.likeness(stack)]),
@@ -383,8 +359,73 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         colour_probs = _softmax(logits)
         for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
             readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
-                                          look.gains[k], scores[i], outsides[i], filled[r])
+                                          look.gains[k], tracks[i], outsides[i], filled[r])
     return readings
+
+
+def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
+               occupancy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(B*N, 3) Lab of each space's middle in the print's light: its BGR brought to the setup light less its
+    board's glare (_glares), then each space to the light that makes its own empty print look as measured; most
+    boards have no glare (look.plain). With it, (B*N, 6) the class log-likelihoods, a clipped channel counting
+    only as a lower bound (_log_likelihood) on boards where a cream space's middle is clipped, and (B*N,) each
+    space's board's glare (8-bit, the tiles' share included)."""
+    n = len(boards[0].spaces)
+    centre_lab = look.plain.copy()
+    lit = look.setup_lit * stack.print_gain
+    glare = np.zeros(len(stack.spot))
+    glared = []
+    for k, (reader, (amount, gleam)) in enumerate(zip(boards, _glares(stack, look, occupancy, n))):
+        spot = bool(reader.spot.any())
+        glare[k * n:(k + 1) * n] = amount * (1 + gleam)
+        if amount or spot:
+            r = slice(k * n, (k + 1) * n)
+            gain = reader._print_gain(amount, spot)
+            lit[r] = (look.setup_lit[r] - (amount + reader.spot[:, None]) * (1 + gleam)) * gain
+            glared.append(np.arange(k * n, (k + 1) * n))
+    lit = np.clip(lit, 0.0, 255.0)
+    if glared:
+        rows = np.concatenate(glared)
+        centre_lab[rows] = to_lab(lit[rows])
+    log_likelihood = PRINT_LIT.log_likelihood(centre_lab)
+    # A clipped channel is a lower bound on the boards where a cream space's middle clipped (the lamp's spot).
+    by_board = (look.clipped.any(axis=1) & stack.cream).reshape(len(boards), n).any(axis=1)
+    raised = np.flatnonzero(look.clipped.any(axis=1) & np.repeat(by_board, n))
+    if len(raised):
+        log_likelihood[raised] = _log_likelihood(lit[raised].astype(np.float32), look.clipped[raised])
+    return centre_lab, log_likelihood, glare
+
+
+def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray, n: int) -> list[tuple[float, float]]:
+    """Each board's lamp reflection as an additive grey (8-bit, setup light) besides its spot (see _spot), and
+    the tiles' extra share of it (their gleam): the amounts that best explain its occupied cream spaces as tiles.
+    It whitens print and tiles alike, so without it dividing by the print leaves tiles pale (blue reads white,
+    black grey); glossy tiles gleam more than the print, the glossiest as much again. The boards' tiles are
+    tried together, each board's fit summed over its own."""
+    tiles = stack.cream_rows[occupancy[stack.cream_rows] > 0.5]  # board after board
+    ends = np.searchsorted(tiles, np.arange(len(stack.ref_ground) + 1) * n)
+    best = [(0.0, GLEAMS[0])] * len(stack.ref_ground)
+    best_fit = np.full(len(best), -np.inf)
+    todo = np.flatnonzero(ends[1:] > ends[:-1])
+    for gleam in GLEAMS:
+        if not len(todo):
+            break
+        rows = np.concatenate([tiles[ends[k]:ends[k + 1]] for k in todo])
+        steps = GLARE_STEPS[:, None, None] + stack.spot[rows, None]
+        gain = stack.cream_target[rows] / (np.maximum(stack.ref_mid[rows] - steps, 5.0) + 1.0)
+        lit = np.clip((look.setup_lit[rows] - steps * (1 + gleam)) * gain, 0.0, 255.0).astype(np.float32)
+        fits = np.maximum(_log_likelihood(lit, look.clipped[rows]).max(axis=-1), -30.0)  # (steps, tiles)
+        start = 0
+        for k in todo:
+            count = ends[k + 1] - ends[k]
+            fit = fits[:, start:start + count].sum(axis=1)
+            start += count
+            fit -= GLARE_COST * GLARE_STEPS
+            i = int(np.argmax(fit))
+            if fit[i] > best_fit[k]:
+                best_fit[k], best[k] = fit[i], (float(GLARE_STEPS[i]), gleam)
+        todo = np.array([k for k in todo if best[k][0] >= GLOSSY_GLARE], int)  # only a strong glare shows gloss
+    return best
 
 
 @dataclass(frozen=True)
@@ -395,6 +436,11 @@ class _Stack:
     ground: np.ndarray  # (B, G) each board's ground spaces, as rows of the stack
     ref_ground: np.ndarray  # (B, 3)
     print_gain: np.ndarray  # (B*N, 3) each space's gain from the setup light to the print's, no glare taken off
+    ref_mid: np.ndarray  # (B*N, 3) each space's middle at setup, BGR
+    spot: np.ndarray  # (B*N,) the lamp's spot at setup (BoardReader._spot)
+    cream: np.ndarray  # (B*N,) bool: a pattern-line or floor space
+    cream_rows: np.ndarray  # (C,) the rows of those
+    cream_target: np.ndarray  # (B*N, 3) their print's BGR as measured (BoardReader.cream_target)
     ref_tile_likeness: np.ndarray  # (B*N,)
     weights: np.ndarray  # (B*N, F+1) occupancy weights
     context_weights: np.ndarray  # (B*N, K+1)
@@ -425,6 +471,11 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.stack([r.ground + k * n for k, r in enumerate(readers)]),
                   np.stack([r.ref_ground for r in readers]),
                   np.concatenate([r._print_gain(0.0) for r in readers]),
+                  np.concatenate([r.ref_mid for r in readers]),
+                  np.concatenate([r.spot for r in readers]),
+                  np.concatenate([np.isin(r.kind, (PATTERN, FLOOR)) for r in readers]),
+                  np.concatenate([r.cream + k * n for k, r in enumerate(readers)]),
+                  np.concatenate([r.cream_target for r in readers]),
                   np.concatenate([r.ref_tile_likeness for r in readers]),
                   np.concatenate([r.occupancy_weights for r in readers]),
                   np.concatenate([r.context_weights for r in readers]),
@@ -481,7 +532,7 @@ def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     median = _quantiles(np.ascontiguousarray(ground, np.float32).reshape(boards * 3, -1), (50,))[0]
     gains = light_gain(median.reshape(boards, 3), stack.ref_ground)
     smooth = np.stack([_smooth(m) for m in mains])
-    lab = _planes(np.concatenate([to_lab(s, g) for s, g in zip(smooth, gains)]))
+    lab = to_lab_planes(smooth, gains).reshape(3, boards * n, *smooth.shape[2:4])
     smooth = smooth.reshape(boards * n, *smooth.shape[2:])
     median, top = _middle_quantiles(smooth, readers[0].middle, (50, TOP_QUANTILE))
     space_gains = np.repeat(gains, n, axis=0)
@@ -647,12 +698,16 @@ def _log_likelihood(lit: np.ndarray, clipped: np.ndarray) -> np.ndarray:
     """(..., M, 6) PRINT_LIT's class log-likelihoods of BGR colours in the print's light (..., M, 3). A channel
     the sensor clipped (`clipped` (M, 3)) shows less than was there: a class brighter in it is not held to it
     (under the lamp's spot a blue tile's blue and green clip and it reads black, or white)."""
-    if not clipped.any():
-        return PRINT_LIT.log_likelihood(to_lab(lit).reshape(-1, 3)).reshape(*lit.shape[:-1], -1)
-    raised = np.where(clipped, np.maximum(lit, CLASS_BGR[:, None, None]), lit)  # (6, ..., M, 3) per class
+    out = PRINT_LIT.log_likelihood(to_lab(lit).reshape(-1, 3)).reshape(*lit.shape[:-1], -1)
+    some = np.flatnonzero(clipped.any(axis=1))  # few spaces clip: only theirs are raised, class by class
+    if not len(some):
+        return out
+    sub = lit[..., some, :]
+    raised = np.where(clipped[some], np.maximum(sub, CLASS_BGR[:, None, None]), sub)  # (6, ..., S, 3) per class
     ll = PRINT_LIT.log_likelihood(to_lab(np.clip(raised, 0.0, 255.0)).reshape(-1, 3))
     ll = ll.reshape(len(CLASS_BGR), -1, len(CLASS_BGR))
-    return ll[np.arange(len(CLASS_BGR)), :, np.arange(len(CLASS_BGR))].T.reshape(*lit.shape[:-1], -1)
+    out[..., some, :] = ll[np.arange(len(CLASS_BGR)), :, np.arange(len(CLASS_BGR))].T.reshape(*sub.shape[:-1], -1)
+    return out
 
 
 def _colour_trust(log_likelihood: np.ndarray, spot: np.ndarray, clipped: np.ndarray, glare: np.ndarray) -> np.ndarray:

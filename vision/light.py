@@ -35,9 +35,25 @@ def to_lab(bgr: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
     return cv2.cvtColor(img, cv2.COLOR_BGR2Lab).reshape(shape)
 
 
+def to_lab_planes(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """8-bit BGR images (B, ..., 3), each scaled by its own gains (B, 3) -> float32 L*a*b* planes (3, B, ...): the
+    values of to_lab(bgr[k], gains[k]), channel first. The 8-bit Lab is taken apart plane by plane: to_lab's
+    (..., 3) floats moved channel first cost several times the conversion itself."""
+    lit = np.empty((len(bgr), bgr[0].size // 3, 3), np.uint8)
+    for k, (image, gain) in enumerate(zip(bgr, gains)):
+        lit[k] = cv2.transform(image.reshape(1, -1, 3), np.diag(gain.astype(np.float32)))[0]
+    planes = np.empty((3, *bgr.shape[:-1]), np.float32)
+    for c, plane in enumerate(cv2.split(cv2.cvtColor(lit.reshape(1, -1, 3), cv2.COLOR_BGR2Lab))):
+        # the same float32 product and sum as _LAB8_TO_FLOAT's entries
+        np.multiply(plane[0], _LAB8_SCALE[c], out=planes[c].reshape(-1), dtype=np.float32)
+        planes[c] += _LAB8_OFFSET[c]
+    return planes
+
+
 # OpenCV's 8-bit Lab has L scaled to 0..255, a and b offset by 128: one float32 entry per 8-bit value and channel.
-_LAB8_TO_FLOAT = (np.arange(256, dtype=np.float32)[:, None] * np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
-                  + np.array([0.0, -128.0, -128.0], np.float32)).reshape(256, 1, 3)
+_LAB8_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+_LAB8_OFFSET = np.array([0.0, -128.0, -128.0], np.float32)
+_LAB8_TO_FLOAT = (np.arange(256, dtype=np.float32)[:, None] * _LAB8_SCALE + _LAB8_OFFSET).reshape(256, 1, 3)
 
 
 def from_lab(lab) -> np.ndarray:
