@@ -360,6 +360,15 @@ class RegionCounter:
         # Each channel's level to its bits of the table's index (b << 10 | g << 5 | r), pixel by pixel through
         # OpenCV's lookup, region by region; the three summed.
         tables = q.astype(np.int16) << np.array([10, 5, 0], np.int16)
+        if not self.allow_marker:
+            # A channel clipped (GLARE_LEVEL) is read as bright as the table goes: the lamp's glare over a display
+            # pushes a light blue tile's blue channel past the sensor's top, and what is left of it read as white
+            # or black (tuning seed 16, classic tiles, glare 0.44: 3 of 4 blue tiles on a display read black).
+            # Regions right, tuning seeds 0-31 colored / gray walls, check seeds 100-131 colored / gray: 1208 /
+            # 1198, 1254 / 1245 before; 1211 / 1207, 1254 / 1248 (channels from 240 / 245 / 254 on the tuning
+            # seeds: 1207 / 1204, 1208 / 1208, 1209 / 1202); in the centre too 1209 / 1206, 1254 / 1247, where
+            # under cool lamps white tiles' clipped blue read blue.
+            tables[:, GLARE_LEVEL:] = _TOP_LEVELS
         index = np.empty(patches.shape, np.int16)
         for r in range(self.regions):
             index[r] = cv2.LUT(patches[r], tables[min(r, len(tables) - 1)].reshape(256, 1, 3))
@@ -797,6 +806,7 @@ def _float32_inside(low: float, high: float) -> tuple[float, float]:
 _SHADOW_RANGE = tuple(tuple(b) for b in np.array([_float32_inside(*SHADOW_SCALE), _float32_inside(-SHADOW_CHROMA, SHADOW_CHROMA),
                                 _float32_inside(-SHADOW_CHROMA, SHADOW_CHROMA)]).T.tolist())
 _CHANNEL_SUM = np.ones((1, 3), np.float32)
+_TOP_LEVELS = np.array([31 << 10, 31 << 5, 31], np.int16)  # each channel's top level in a table index
 
 
 def _float32_at_least(bound: np.ndarray) -> np.ndarray:
