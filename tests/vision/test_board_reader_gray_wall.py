@@ -1,0 +1,16 @@
+"""The gray side of the wall (one print, any colour on it) is read again in the light of its board, as the colored
+side is (seeds < 1000; the bench measures on others)."""
+
+from web_dashboard.vision_bench import bench_frames
+
+
+def _held(wall: list[list]) -> list[list[bool]]:
+    return [[space is not None for space in row] for row in wall]
+
+
+def test_empty_gray_wall_spaces_among_tiles_read_empty():
+    # Tuning seed 2 (gray walls, 1280x720, bright tiles, glare 0.61), frame 0: two empty wall spaces of board 3
+    # beside tiles, (2, 1) and (4, 1), read as tiles before (their neighbours' shadows and side faces).
+    rec, view, frame = next(bench_frames(2, 1, variant="gray"))
+    obs = rec.recognize(frame.image)
+    assert [_held(ob["wall"]) for ob in obs["boards"]] == [_held(tb["wall"]) for tb in view["boards"]]
