@@ -6,7 +6,8 @@ highlights, side faces, a shadow, a small offset, so even a tile on its own prin
 Each space is read twice: first from its own patch, then again in the light of its board (_context): its
 neighbours' first readings and the board's own template of how a tile changes its space. A colored wall's space is
 read a third time once the tiles' colours are known: against the board's own tiles of its printed colour
-(_Exemplars), which weigh the colours of the tiles in the pattern lines and the floor too.
+(_Exemplars), which weigh the colours of the tiles in the pattern lines and the floor too; a gray wall's space
+(any colour may lie on it) against the nearest of its board's tiles.
 Colour is decided only where the rules leave a choice: pattern lines (one colour per line, so the slots vote)
 and the floor (5 colours or the first-player marker). Wall spaces are occupied-or-not. Colours are judged in the
 light of the board's own print: each space is divided by its empty cream print at setup (after the lamp's glare
@@ -352,6 +353,10 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         if stack.again.any():
             occupancy[stack.again] = _logistic(np.column_stack([look.context[stack.again], exemplars.likeness(stack)]),
                                                stack.wall_weights[stack.again])
+        if stack.gray_again.any():
+            occupancy[stack.gray_again] = _logistic(np.column_stack([look.context[stack.gray_again],
+                                                                     exemplars.gray_likeness(stack)]),
+                                                    GRAY_WALL_AGAIN_WEIGHTS)
         # Under the lamp's spot a tile looks as much like where it lies as its colour: the board's others are no
         # exemplar there.
         logits[:, :N_COLOURS] += (COLOUR_EXEMPLAR_WEIGHT * (spot == 0))[:, None] * exemplars.colour_distance(occupancy,
@@ -452,7 +457,9 @@ class _Stack:
     again: np.ndarray  # (B*N,) bool: a colored wall's space, read again once the tiles' colours are known
     wall_weights: np.ndarray  # (B*N, K+3) the weights of that third reading (see _Exemplars.likeness)
     print_walls: np.ndarray  # (W, M*3) the colored walls' spaces' BGR at setup in the print's light (_print_inner)
-    exemplar_rows: np.ndarray  # (U,) the rows of the cream spaces and the colored walls' spaces, in order
+    gray_again: np.ndarray  # (B*N,) bool: a gray wall's space, read again once the tiles' colours are known
+    print_grays: np.ndarray  # (G, M*3) those spaces' BGR at setup in the print's light
+    exemplar_rows: np.ndarray  # (U,) the rows of the cream spaces and the walls' spaces, in order
     exemplar_board: np.ndarray  # (U, B) bool: the board of each of those rows
     exemplar_cream: np.ndarray  # (U, 1) bool: a cream space
     exemplar_printed: np.ndarray  # (U, 5) bool: the colour printed under a colored wall's space
@@ -460,6 +467,7 @@ class _Stack:
     exemplar_colour: np.ndarray  # (W,) their printed colours
     exemplar_walls: np.ndarray  # (W,) where the colored walls' spaces are among stack.exemplar_rows
     exemplar_creams: np.ndarray  # (C,) where the cream spaces are among them
+    exemplar_grays: np.ndarray  # (G,) where the gray walls' spaces are among them
     exemplar_first_group: np.ndarray  # (U,) each row's board * 5
 
 
@@ -487,6 +495,8 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r.print_colour >= 0 for r in readers]),
                   np.concatenate([WALL_AGAIN_WEIGHTS[np.maximum(r.print_colour, 0)] for r in readers]),
                   _rows_flat(np.concatenate([r.print_inner[r.print_colour >= 0] for r in readers])),
+                  np.concatenate([(r.kind == WALL) & (r.print_colour < 0) for r in readers]),
+                  _rows_flat(np.concatenate([r.print_inner[(r.kind == WALL) & (r.print_colour < 0)] for r in readers])),
                   *_exemplar_rows(readers))
 
 
@@ -501,12 +511,13 @@ def _exemplar_rows(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, ...]:
     n = len(readers[0].spaces)
     cream = np.concatenate([np.isin(r.kind, (PATTERN, FLOOR)) for r in readers])
     colour = np.concatenate([r.print_colour for r in readers])
-    used = np.flatnonzero(cream | (colour >= 0))
+    gray = np.concatenate([(r.kind == WALL) & (r.print_colour < 0) for r in readers])
+    used = np.flatnonzero(cream | (colour >= 0) | gray)
     board, colour = used // n, colour[used]
     wall = colour >= 0
     return (used, board[:, None] == np.arange(len(readers)), cream[used, None], colour[:, None] == np.arange(N_COLOURS),
             board[wall] * N_COLOURS + colour[wall], colour[wall], np.flatnonzero(wall),
-            np.flatnonzero(cream[used]), board * N_COLOURS)
+            np.flatnonzero(cream[used]), np.flatnonzero(gray[used]), board * N_COLOURS)
 
 
 @dataclass
@@ -649,6 +660,20 @@ class _Exemplars:
         to_tile = np.abs(wall - exemplar[:, 0]).mean(axis=1)
         have = count[:, 0] > 0
         return np.column_stack([np.where(have, np.log((to_print + 1.0) / (to_tile + 1.0)), 0.0), have])
+
+    def gray_likeness(self, stack: _Stack) -> np.ndarray:
+        """(G, 2) for each gray wall's space (stack.gray_again): how much more it looks like the nearest of its
+        board's tiles, one colour each, than like its own empty print (any colour may lie on the gray side), as
+        likeness does, and whether there was a tile to compare with."""
+        rows = stack.exemplar_grays
+        groups = stack.exemplar_first_group[rows, None] + np.arange(N_COLOURS)
+        count = self.counts[groups]  # (G, 5); a gray wall's space is no exemplar, none is left out
+        exemplar = self.sums[groups] / np.maximum(count, 1.0)[..., None]
+        to_tile = np.where(count > 0, np.abs(self.cur[rows, None] - exemplar).mean(axis=2), np.inf).min(axis=1)
+        to_print = np.abs(self.cur[rows] - stack.print_grays).mean(axis=1)
+        have = (count > 0).any(axis=1)
+        return np.column_stack([np.where(have, np.log((to_print + 1.0) / (np.where(have, to_tile, 0.0) + 1.0)), 0.0),
+                                have])
 
     def colour_distance(self, occupancy: np.ndarray, stack: _Stack) -> np.ndarray:
         """(B*N, 5) for each occupied cream space: how much farther (-log(1 + mean difference)) its patch is from its
@@ -915,6 +940,11 @@ CONTEXT_CREAM_WEIGHTS = np.array([-0.189, 0.475, -0.661, -3.162, 1.117, -0.668, 
 # tuning seeds 0-99 and 400-469 (4 frames each, random resolutions): most of its errors were empty spaces among
 # tiles read as tiles (their neighbours' shadows and side faces), 293 -> 38 wall spaces wrong on those seeds.
 CONTEXT_GRAY_WALL_WEIGHTS = np.array([-0.353, 0.523, -0.594, -1.091, 1.353, 2.966, 1.588, 0.0, 0.0, -4.111], np.float32)
+# Logistic weights of a gray wall's third reading (see _Exemplars.gray_likeness): its context inputs, then its
+# likeness to the nearest of its board's tiles and whether there was one; fitted as the gray side's context weights
+# (wall spaces wrong on those seeds: 38 -> 23; matte tiles on the gray print were most of those left).
+GRAY_WALL_AGAIN_WEIGHTS = np.array([-0.039, 0.925, -0.168, -1.530, 1.151, 3.120, -0.376, 0.0, 0.0, 4.299, 1.393, -2.245],
+                                   np.float32)
 CONTEXT_NONE = np.array([0, 0, 0, 0, 1, 0, 0, 0, 0, 0], np.float32)  # the first reading stands (the ground)
 CREAM_WEIGHTS = np.array([3.216, 0.039, 1.008, 5.686, -3.878, 1.161, -1.081, -5.449, -0.436, -6.008, 2.490, -2.323, 0.892, 2.131, -0.769, 1.881, 6.760, 1.400, -0.479, 1.645, -6.206], np.float32)
 
