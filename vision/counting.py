@@ -101,6 +101,13 @@ SETTLE_REACH = 1.2
 # reads black over less than WHITE_SIDE[0] of it is that white tile's side face, a doubt. Regions right, tuning seeds
 # 0-31: 1195 without; 1196 / 1197 / 1195 for 0.4 / 0.5 / 0.6, 1197 for 0.8-1.2 sides; in the centre too, 1196.
 WHITE_SIDE = (0.5, 1.0)
+# In the centre the side faces and shadows of tiles crowded together read black (black is SHADE_FREE) and fill cores
+# between them: a black tile whose face fills under CENTRE_BLACK_SIDE[0] of its disc, within CENTRE_BLACK_SIDE[1]
+# tile sides of a tile whose face is fuller, is that tile's side, a doubt. Regions right, tuning seeds 0-31 colored /
+# gray walls, from 1213 / 1205: faces under 0.45 / 0.5 / 0.55 within 0.9 sides 1216 / 1204, 1214 / 1208, 1214 /
+# 1208; under 0.45 within 1.0 1215 / 1204; under 0.5 within 0.8 1215 / 1208 (check seeds 100-131: 1254 / 1247 ->
+# 1256 / 1248; within 0.9: 1256 / 1249).
+CENTRE_BLACK_SIDE = (0.5, 0.8)
 SAME_PLACE = 0.6  # tiles closer than this (in tile sides) are one (real neighbours lie a side apart, foreshortened)
 # Share of its inscribed disc that a piece found in the centre must read as its own class: the marker's face fills
 # its disc (see count_labels), and so does a tile's top. A blurred tile's halo on the table round another tile (an
@@ -481,6 +488,12 @@ class RegionCounter:
                       and t.face < (TABLE_FACE if t.colour == self._table_colour else FACE)]:
                 tiles.remove(t)
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
+            reach = (CENTRE_BLACK_SIDE[1] * self.tile_side) ** 2
+            for t in [t for t in tiles if t.colour == BLACK and t.face < CENTRE_BLACK_SIDE[0]]:
+                if any(o.colour < len(COLOURS) and o.face > t.face and (o.y - t.y) ** 2 + (o.x - t.x) ** 2 < reach
+                       for o in tiles):
+                    tiles.remove(t)
+                    self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         if not self.allow_marker:  # a white tile's side face is no black tile (WHITE_SIDE)
             reach = (WHITE_SIDE[1] * self.tile_side) ** 2
             whites = [t for t in tiles if t.colour == WHITE]
