@@ -94,10 +94,6 @@ class RingWatcher:
     def sample(self, frame: np.ndarray) -> np.ndarray:
         return self.sampler.sample(frame)
 
-    def record(self, frame: np.ndarray, gain: np.ndarray | None) -> None:
-        """The ring as it looks in this frame becomes its reference (in the setup's light, as `check` compares)."""
-        self.reference_lab = self.look(frame, gain)
-
     def look(self, frame: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
         """The ring's points in L*a*b* (in the setup's light, as `check` compares), (P*Q, 3)."""
         return to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
