@@ -99,12 +99,18 @@ def _misread(dist: tuple[float, ...], item: int) -> bool:
     return max(dist) != min(dist) and _argmax(dist) != slot_index(item)
 
 
-def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
+def board_misfits(board: BoardModel, ev: BoardEvidence, before: BoardModel | None = None,
+                  changed: bool = True) -> int:
     """How many pattern-line slots (a line's colour counting once), floor spaces and wall spaces of a predicted
     board are not what vision reads likeliest there (0 for an occluded board; a place without evidence either way
-    never counts)."""
+    never counts). With `before`, only the places the change from it to `board` fills, empties or recolours count
+    (`changed`), or only the others."""
     if ev.occluded:
         return 0
+
+    def counted(was: int, now: int) -> bool:
+        return before is None or (was != now) == changed
+
     misses = 0
     # A pattern line holds one colour, and vision reads it so (its occupied slots vote on the line's colour): a tile
     # where vision reads none, or none where it reads one, is a misfit each; a colour read as another is one misfit
@@ -114,7 +120,7 @@ def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
     for r, slots in enumerate(board.lines):
         dists = ev.pattern[r]
         for j, item in enumerate(slots):
-            if _misread(dists[j], item):
+            if _misread(dists[j], item) and counted(before.lines[r][j] if before else item, item):
                 seen = _argmax(dists[j])
                 if item == EMPTY or seen == slot_index(EMPTY):
                     misses += 1
@@ -122,37 +128,48 @@ def board_misfits(board: BoardModel, ev: BoardEvidence) -> int:
                     wrong_colours.add((item, seen))
     misses += len(wrong_colours)
     floor = board.floor
+    was_floor = before.floor if before else floor
     for k in range(FLOOR_SPACES):
-        misses += _misread(ev.floor[k], floor[k] if k < len(floor) else EMPTY)
+        item = floor[k] if k < len(floor) else EMPTY
+        misses += _misread(ev.floor[k], item) and counted(was_floor[k] if k < len(was_floor) else EMPTY, item)
     for r, row in enumerate(board.wall):
         for c, cell in enumerate(row):
             empty, occupied = ev.wall[r][c]
-            if empty != occupied:
+            if empty != occupied and counted(before.wall[r][c] if before else cell, cell):
                 misses += (occupied > empty) != (cell != EMPTY)
     return misses
 
 
-def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence) -> int:
+def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence,
+                  before: tuple[tuple[int, ...], bool | None] | None = None, changed: bool = True) -> int:
     """Tiles (and the first-player marker) by which predicted counts differ from the reading, in the colours vision
-    is sure enough of (UNSURE_COUNT: a count read at confidence 0.6 is no contradiction)."""
+    is sure enough of (UNSURE_COUNT: a count read at confidence 0.6 is no contradiction). With `before` (its counts
+    and marker), only the colours (and the marker) the change from it alters count (`changed`), or only the others."""
     if ev.occluded:
         return 0
+    was_counts, was_marker = before if before is not None else (counts, marker)
     costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
-    miss = sum(abs(a - b) for a, b, cost in zip(counts, ev.counts, costs) if cost <= UNSURE_COUNT)
-    if marker is not None and ev.first_player is not None and marker != ev.first_player:
+    miss = sum(abs(a - b) for a, b, cost, was in zip(counts, ev.counts, costs, was_counts)
+               if cost <= UNSURE_COUNT and (before is None or (was != a) == changed))
+    if marker is not None and ev.first_player is not None and marker != ev.first_player and (
+            before is None or (was_marker != marker) == changed):
         miss += 1
     return miss
 
 
-def region_misfits(table: TableModel, evidence: TableEvidence) -> dict[tuple[str, int], int]:
-    """Per region in view, how many of its elements the predicted table does not read as vision does."""
+def region_misfits(table: TableModel, evidence: TableEvidence, before: TableModel | None = None,
+                   changed: bool = True) -> dict[tuple[str, int], int]:
+    """Per region in view, how many of its elements the predicted table does not read as vision does; with
+    `before`, only the elements the change from it alters (`changed`), or only the others."""
     out: dict[tuple[str, int], int] = {}
     for i, b in enumerate(table.boards):
         if not evidence.boards[i].occluded:
-            out[("board", i)] = board_misfits(b, evidence.boards[i])
+            out[("board", i)] = board_misfits(b, evidence.boards[i], before and before.boards[i], changed)
     for j, f in enumerate(table.factories):
         if not evidence.factories[j].occluded:
-            out[("factory", j)] = count_misfits(f, None, evidence.factories[j])
+            out[("factory", j)] = count_misfits(f, None, evidence.factories[j],
+                                                before and (before.factories[j], None), changed)
     if not evidence.centre.occluded:
-        out[("centre", 0)] = count_misfits(table.centre, table.centre_marker, evidence.centre)
+        out[("centre", 0)] = count_misfits(table.centre, table.centre_marker, evidence.centre,
+                                           before and (before.centre, before.centre_marker), changed)
     return out

@@ -240,6 +240,36 @@ def test_illegal_placements_raise_an_alert_and_clear_when_fixed(rule):
     assert status.alert is None and game.state.to_dict() == before
 
 
+def test_an_illegal_placement_is_flagged_as_soon_as_the_table_has_rested():
+    # Bench pace (recorded real-vision games, tuning seeds 6 and 22): a misplaced tile lies on the board about 1 s
+    # before the player puts it right, and vision flags the board covered for the first 0.3-0.5 s of it. Waiting for
+    # the illegal explanation to persist 0.2 s after the rest left no frame for the alert.
+    truth, game = _illegal_setup()
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    wrong = _mutated(truth, ILLEGAL["line_other_colour"])
+    table.frames(3, table=wrong, occluded={("board", 0), ("factory", 0), ("centre", 0)})
+    status = table.frames(4, table=wrong)  # at rest from the first clear frame: 0.3 s
+    assert status.alert is not None and status.alert.rule == "line_other_colour", status
+
+
+def test_an_illegal_placement_is_flagged_though_vision_misses_the_marker_in_the_centre_it_sends_tiles_to():
+    # Real vision (tuning seed 4, 2 players, gray): the first-player marker in the centre read as absent in every
+    # frame. The misplacement sent the leftovers to the centre, so the centre was a region it changed, and its
+    # marker (which it left alone) was a misfit there: no alert, though everything the action changed read right.
+    truth, game = _illegal_setup()
+    table = Table(MoveTracker(game), truth)
+
+    def seen(view: dict) -> dict:
+        view["first_player"] = False
+        return view
+
+    table.frames(4, table=seen(truth.to_table()))
+    status = table.frames(6, table=seen(_mutated(truth, ILLEGAL["line_other_colour"])))
+    assert status.alert is not None and status.alert.rule == "line_other_colour", status
+    assert not [e for e in game.record.events_in_force() if e["type"] == "move"], "nothing is committed"
+
+
 def test_marker_not_taken_is_flagged():
     truth, game = _illegal_setup()
     truth.play(move(0, RED, 1))
