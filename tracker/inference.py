@@ -115,8 +115,10 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
-    # (events in the log, wall tiles gained) when the walls were seen past the committed state during a deal.
-    _walls_ahead: tuple[int, int] | None = None
+    # Wall spaces seen occupied during a deal that the committed walls leave empty, and since when: (player, row,
+    # column) -> time, for the game log's length in _walls_logged. A board's last view counts while it is covered.
+    _walls_gained: dict[tuple[int, int, int], float] = field(default_factory=dict)
+    _walls_logged: int = -1
     # The wall tiling as last seen per board, while the round's tiling is followed: a board seen tiled stays tiled
     # while it is covered (hands reach across the table while the others tile).
     _tiled_round: int = -1
@@ -130,6 +132,9 @@ class MoveTracker:
     # tells which one was played.
     _seen: list[tuple[tuple, TableEvidence]] = field(default_factory=list)
     _seen_since: int = -1
+    # The views searched undecided since the game log last changed (_view_signature; at most SEARCHED_VIEWS).
+    _searched: set = field(default_factory=set)
+    _searched_since: int = -1
     # The last re-check of the round's deal: (events in the log, displays seen taken from, what was in view, when).
     _deal_rechecked: tuple = (None, None, None, float("-inf"))
 
@@ -304,13 +309,20 @@ class MoveTracker:
             return [], None
         key = (len(self.game.record.events), _in_view(evidence), _evidence_key(evidence))
         last = self._last_offer_key
-        if key == last or (key[0] == last[0] and _nothing_new(key[1], last[1])
-                           and now - self._last_offer_at < self.settings.search_interval):
+        view = _view_signature(evidence)
+        if self._searched_since != key[0]:
+            self._searched_since, self._searched = key[0], set()
+        if key == last or (key[0] == last[0] and now - self._last_offer_at < self.settings.search_interval
+                           and _nothing_new(key[1], last[1])) or (
+                key[0] == last[0] and now - self._last_offer_at < STALE_SEARCH_INTERVAL and view in self._searched):
             # The same view, or an undecided search of this state with these regions in view (or more) only just
             # done: a camera's noise makes every frame a new view, and vision flags regions covered for a frame now
             # and then; searching each one would cost more than the frame rate allows (a stalled 3-player game took
             # 0.2 s a frame). A region or a board's place coming to rest is news, though: searching it at once
-            # saves a frame of latency.
+            # saves a frame of latency. A view read as one already searched since the log last changed (every
+            # region and place in view reading the same) is no news either: while the tracker is stuck, vision's
+            # flags come and go and each combination of them was searched again and again (up to 1 s a frame on a
+            # loaded machine, recorded tuning game 600); it is searched again only after STALE_SEARCH_INTERVAL.
             return [], self._last_offer_waiting
         hypotheses = legal_hypotheses(state, scorer, depth=1)
         best_legal = max(_score(h, scorer) for h in hypotheses)
@@ -330,6 +342,7 @@ class MoveTracker:
                 return recheck, None
             if unsure:
                 self._last_offer_key, self._last_offer_at, self._last_offer_waiting = key, now, unsure
+                self._undecided(view)
                 return [], unsure
         if not best.moves and best.legal:
             if self.alert is not None:
@@ -340,14 +353,19 @@ class MoveTracker:
             what = best.describe(state)
             other = runner_up.describe(state) if runner_up else "nothing"
             self._last_offer_key, self._last_offer_at = key, now
+            self._undecided(view)
             self._last_offer_waiting = f"not sure yet: '{what}' or '{other}'"
             return [], self._last_offer_waiting
         hidden = self._hidden(evidence, committed_table, best, unsteady)
         if hidden:
+            if not unsteady & changed_regions(committed_table, best.table):
+                # Only a region or place coming to rest (news) can change this; an unsteady one's readings can, too.
+                self._last_offer_key, self._last_offer_at, self._last_offer_waiting = key, now, hidden
             return [], hidden
         unfit = self._misfit(evidence, committed_table, best)
         if unfit:
             self._last_offer_key, self._last_offer_at = key, now
+            self._undecided(view)
             self._last_offer_waiting = unfit
             return [], unfit
         if not best.legal:
@@ -368,6 +386,7 @@ class MoveTracker:
                     self._misfit(evidence, committed_table, chosen)
             if why:
                 self._last_offer_key, self._last_offer_at, self._last_offer_waiting = key, now, why
+                self._undecided(view)
                 return [], why
             best = chosen
         described = best.describe(state)
@@ -375,6 +394,12 @@ class MoveTracker:
             self.game.play(move)
         self.alert = None
         return [described], None
+
+    def _undecided(self, view: tuple) -> None:
+        """Remember a view whose search could not decide: what it reads says so however long it lasts (unlike a
+        region still coming to rest)."""
+        if len(self._searched) < SEARCHED_VIEWS:
+            self._searched.add(view)
 
     def _tiled_after(self, evidence: TableEvidence, raw: TableEvidence, hypotheses: list[Hypothesis],
                      committed: TableModel, unsteady: frozenset[Region]) -> list[str]:
@@ -595,16 +620,17 @@ class MoveTracker:
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
-        gained = _wall_tiles_gained(state, evidence)
-        logged = len(self.game.record.events)
-        if gained >= MISSED_TILING_TILES:
-            self._walls_ahead = (logged, gained)
-        if self._walls_ahead is not None and self._walls_ahead[0] == logged:
-            # Walls change only at a tiling: these displays are a later round's refill (the tracker was stopped or
+        ahead, persisting = self._walls_ahead(evidence, now)
+        if ahead >= MISSED_TILING_TILES:
+            # Walls change only at a tiling: these displays may be a later round's refill (the tracker was stopped or
             # blind through a whole round). Taking them for this round's deal would be a false event, even in a
-            # view where hands cover the boards; until a person undoes or corrects the game.
-            return [], (f"the walls hold {self._walls_ahead[1]} tiles more than after the last tiling: a round "
-                        f"went by unseen; enter it by hand (undo or correct) to go on")
+            # view where hands cover the boards (a board's last view counts): no deal while the tiles are seen. Once
+            # they have stayed WALLS_AHEAD_SECONDS, a person must undo or correct the game; a misread that goes
+            # away (a glint on one frame's wall) holds the deal back only while it lasts.
+            if persisting < MISSED_TILING_TILES:
+                return [], f"checking the walls: {ahead} tiles more than after the last tiling"
+            return [], (f"the walls hold {persisting} tiles more than after the last tiling: a round went by unseen; "
+                        f"enter it by hand (undo or correct) to go on")
         # The centre is empty at a deal (the round ended when it was): tiles there mean a player took from a display,
         # even one never read at rest before it was taken from.
         if not evidence.centre.occluded and sum(evidence.centre.counts):
@@ -668,6 +694,25 @@ class MoveTracker:
             return [f"round {self.state.round} dealt (one tile of factory display {unseen_tile['factory'] + 1} was "
                     f"never seen: the move that takes from it will tell its colour)"], None
         return [f"round {self.state.round} dealt"], None
+
+    def _walls_ahead(self, evidence: TableEvidence, now: float) -> tuple[int, int]:
+        """Wall spaces in view (or in a covered board's last view) that read occupied but are empty in the committed
+        state: how many, and how many of them have read so for WALLS_AHEAD_SECONDS."""
+        logged = len(self.game.record.events)
+        if logged != self._walls_logged:
+            self._walls_logged, self._walls_gained = logged, {}
+        for p, (board, ev) in enumerate(zip(self.state.boards, evidence.boards)):
+            if ev.occluded:
+                continue
+            for r in range(WALL_SIZE):
+                for c in range(WALL_SIZE):
+                    if board.wall[r][c] == EMPTY and ev.wall[r][c][1] > ev.wall[r][c][0]:
+                        self._walls_gained.setdefault((p, r, c), now)
+                    else:
+                        self._walls_gained.pop((p, r, c), None)
+        persisting = sum(1 for since in self._walls_gained.values()
+                         if now - since >= WALLS_AHEAD_SECONDS - REST_TOLERANCE)
+        return len(self._walls_gained), persisting
 
     def _settled_readings(self, unsure: list[int]) -> dict[int, tuple[int, ...]]:
         """Once players have begun taking tiles the displays will not be dealt again: waiting for a clearer view
@@ -912,6 +957,8 @@ DEAL_LOG_MISS = miss_cost(DEAL_CONFIDENCE)
 # a player at the least; vision misreads 1-2 board spaces in 1,000 (bench vision), so two false wall tiles at
 # once, both at rest, are unlikely; and they would hold the deal back with this message, not make a false one.
 MISSED_TILING_TILES = 2
+# How long those wall tiles must stay before the tracker says a round went by unseen (until then it only waits).
+WALLS_AHEAD_SECONDS = 1.0
 # Readings of an unsure display, and their share that must agree with one 4-tile content, that settle it once play
 # began. On recorded real-vision games (14 tuning seeds) a full display read the same in 4 or more uncovered frames
 # running, each below DEAL_CONFIDENCE, was read right every time; 3 frames running, 97 %. A tile of a display
@@ -923,16 +970,9 @@ DEAL_RECHECK_INTERVAL = 1.0
 # Distinct views kept since the last commit: enough for the few moves the camera may miss and a misread or two on
 # the way, bounded so a long wait keeps memory flat.
 SEEN_VIEWS = 12
-
-
-def _wall_tiles_gained(state: GameState, evidence: TableEvidence) -> int:
-    """Wall spaces in view that read occupied but are empty in the committed state."""
-    gained = 0
-    for board, ev in zip(state.boards, evidence.boards):
-        if not ev.occluded:
-            gained += sum(1 for r in range(WALL_SIZE) for c in range(WALL_SIZE)
-                          if board.wall[r][c] == EMPTY and ev.wall[r][c][1] > ev.wall[r][c][0])
-    return gained
+# A view read as one already searched since the game log last changed is searched again at most this often
+# (seconds); the views remembered so are bounded, so a long stall keeps memory flat.
+STALE_SEARCH_INTERVAL, SEARCHED_VIEWS = 1.0, 256
 
 
 def _short_of(reading: tuple[int, ...], content: tuple[int, ...]) -> bool:

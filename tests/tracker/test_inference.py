@@ -766,6 +766,39 @@ def test_a_board_coming_to_rest_is_searched_at_once_even_just_after_an_undecided
     assert [bool(s.committed) for s in statuses] == [False, False, False, True] and game.state == truth
 
 
+def test_a_stalled_view_is_not_searched_again_each_time_a_flag_comes_back(monkeypatch):
+    # Real vision (recorded tuning game 600, 2 players, colored): a board flagged covered for seconds, its move
+    # undecided, while displays far from it were flagged covered for a frame now and then. Each display coming
+    # back into view was news, and the same view was searched again (about 1 s of tracker time a frame on a loaded
+    # machine). A view read as one already searched since the log last changed is searched again only after a
+    # while.
+    import tracker.inference as inference
+
+    truth, game, _ = started(players=4, seed=5)
+    table = Table(MoveTracker(game), truth)
+    table.frames(5)
+    player = truth.current_player
+    m = next(m for m in truth.legal_moves() if m.source != CENTRE and m.line == 0)
+    truth.play(m)
+    covered = {("board", player)}
+    status = table.frames(6, occluded=covered)
+    assert status.waiting.startswith("not sure yet")
+    searches = []
+    real_search = inference.legal_hypotheses
+    monkeypatch.setattr(inference, "legal_hypotheses",
+                        lambda *a, **k: searches.append(round(table.t, 3)) or real_search(*a, **k))
+    far = next(j for j in range(len(truth.factories)) if j != m.source)
+    for n in range(8):  # 0.8 s: the far display flagged covered every other frame
+        status = table.frames(1, occluded=covered | ({("factory", far)} if n % 2 == 0 else set()))
+    # The view without the display is searched once; neither it nor the view with it again after that.
+    assert len(set(searches)) == 1 and status.waiting.startswith("not sure yet"), searches
+    table.frames(1, occluded=covered)
+    table.frames(1, occluded=covered)
+    assert searches, "searched again after a while"
+    table.frames(5)
+    assert game.state == truth
+
+
 def test_a_table_at_rest_for_the_rest_time_counts_even_when_timestamps_are_frame_numbers():
     # 1207 / 10 - 1204 / 10 is a hair under 0.3: a camera's clock in frames must not need a fifth still frame.
     truth, game, rng = started(seed=2)
@@ -1004,6 +1037,21 @@ def test_a_refill_seen_after_a_whole_round_went_by_unseen_is_not_taken_for_the_m
     status = table.frames(20)
     assert game.state.phase == DEAL and game.state.round == 1
     assert "a round went by unseen" in status.waiting
+
+
+def test_two_wall_tiles_misread_for_a_moment_do_not_hold_the_deal_back_for_good():
+    # A board's wall read with two tiles the game has not placed, at rest for half a second during the deal (a
+    # misread: glare on the printed wall), then read right: the deal goes on. It waited for a person before.
+    truth, game = new_game(2), Game.new(2)
+    truth.deal_random(random.Random(3))
+    table = Table(MoveTracker(game), truth)
+    misread = truth.to_table()
+    misread["boards"][0]["wall"][0][0] = misread["boards"][0]["wall"][1][1] = "blue"
+    displays = {("factory", j) for j in range(len(truth.factories))}
+    status = table.frames(6, misread, occluded=displays)
+    assert game.state.phase == DEAL and "checking the walls" in status.waiting
+    table.frames(10)
+    assert game.state == truth
 
 
 def _blue_twice():
