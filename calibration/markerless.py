@@ -251,7 +251,6 @@ class BoardTracker:
     lens: Lens | None = None
     pose: np.ndarray = field(default_factory=lambda: np.eye(3))  # rigid motion since calibration
     searches: int = 0  # relocalisations run (for cost accounting)
-    refinements: int = 0  # short alignments of a board that mostly agreed (REFINE_GAIN)
     _geometry: BoardGeometry = field(init=False)
     _probe: Probe | None = field(init=False, default=None)  # the sample points at the current pose
     _tolerance: np.ndarray = field(init=False)  # grey levels each sample may differ from the reference
@@ -322,7 +321,6 @@ class BoardTracker:
     def refine(self, frame: np.ndarray, agree: float) -> Fit | None:
         """A pose a little off the current one that fits this frame surely and clearly better than the current
         one (`agree`), or None: an alignment from the current pose alone."""
-        self.refinements += 1
         fit = self._align(frame, self.pose)
         if fit is None or fit.agree < max(SURE, agree + REFINE_GAIN) or not _short_step(self.pose, fit.pose):
             return None

@@ -266,11 +266,11 @@ class BoardReader:
         return [slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)]
 
 
-def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray | None = None) -> bool:
+def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> bool:
     """Is something over the board, by its never-covered ground patches' change (G,); those `beside_tile` (G,) do
     not count (recorded gray game 33: the arrow column's patches changed by over 12 beside a tile in 5,038 of
     17,330 board-frames without a hand, never beside none; the board was flagged covered in 1,641)."""
-    change = ground_change if beside_tile is None else np.where(beside_tile, 0.0, ground_change)
+    change = np.where(beside_tile, 0.0, ground_change)
     return bool(np.count_nonzero(change > GROUND_OCCLUDED_DELTA_E) >= 2 or np.any(change > GROUND_ALONE_DELTA_E))
 
 

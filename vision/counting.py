@@ -974,18 +974,24 @@ def _settle(mask: np.ndarray, places: list[tuple[int, int]], side: float,
     return [(y, x, f) for (y, x), f in zip(places, fills)], face
 
 
-def _erase(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> None:
-    """Zero `image` under `stamp` centred on (y, x), clipped to the image."""
+def _stamped(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The window of `image` under `stamp` centred on (y, x), clipped to the image (a view), and the stamp's part
+    over it."""
     e, (h, w) = stamp.shape[0] // 2, image.shape
     y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
-    image[y0:y1, x0:x1][stamp[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]] = 0
+    return image[y0:y1, x0:x1], stamp[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]
+
+
+def _erase(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> None:
+    """Zero `image` under `stamp` centred on (y, x), clipped to the image."""
+    window, mask = _stamped(image, y, x, stamp)
+    window[mask] = 0
 
 
 def _under(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> np.ndarray:
     """The values of `image` under `stamp` centred on (y, x), clipped to the image."""
-    e, (h, w) = stamp.shape[0] // 2, image.shape
-    y0, y1, x0, x1 = max(0, y - e), min(h, y + e + 1), max(0, x - e), min(w, x + e + 1)
-    return image[y0:y1, x0:x1][stamp[y0 - y + e:y1 - y + e, x0 - x + e:x1 - x + e]]
+    window, mask = _stamped(image, y, x, stamp)
+    return window[mask]
 
 
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:

@@ -24,7 +24,7 @@ def test_arrow_patches_beside_tiles_are_no_witness_of_a_hand():
     change[arrows[1:3]] = GROUND_OCCLUDED_DELTA_E + 4.0  # rows 1 and 2: tiles' side faces (recorded gray game 33)
     tiles = np.zeros(len(reader.ground), bool)
     tiles[arrows[1:3]] = True
-    assert _ground_covered(change)  # as before: two patches changed
+    assert _ground_covered(change, np.zeros_like(tiles))  # as before: two patches changed
     assert not _ground_covered(change, tiles)
     hand = np.full(len(reader.ground), GROUND_OCCLUDED_DELTA_E + 4.0, np.float32)
     assert _ground_covered(hand, tiles)  # a hand over the board changes the other patches too
