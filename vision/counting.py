@@ -151,6 +151,19 @@ FAINT_FACE = (0.45, 0.75)
 # mid-game (with clipped channels read bright) 0.7 / 0.75 / 0.8 / 0.85 give 1211 / 1207, 1211 / 1207, 1213 / 1205,
 # 1213 / 1205.
 PRINT_SHOWING = (0.45, 0.8)
+# A white tile on a display stands on the print: its top is lighter than the print under it, or its side faces and
+# shadow darken the display beside it. Where noise or compression move the pale print past the unchanged test it
+# reads white but does neither. A white tile found with no other tile within STANDING[0] tile sides, whose disc is
+# lighter than the empty display's by under STANDING[1] (L*) on average and where no eighth of the ring round it
+# (STANDING[2] to STANDING[3] tile sides from its middle) is darker than the empty display's by STANDING[4], is a
+# doubt. Beside another tile the cue fails: that tile's top, sides and shadow fill the ring, and touching tiles hide
+# each other's sides. White tiles found on displays, tuning seeds 0-31 colored and gray walls: alone 72, 6 false, 5 of
+# them and no true one neither lighter nor darker beside; beside a tile 15 true and 8 false (check seeds 100-131: 24
+# true, 3 false). Regions right, tuning colored / gray from 1215 / 1209, (lighter, darker beside) (3, 3) / (4, 4) /
+# (4, 5) / (5, 6): 1216 / 1211, 1217 / 1211, 1217 / 1212, 1218 / 1210; alone within 1.5 sides, (3, 3): 1215 / 1211;
+# beside tiles too, (3, 3): 1216 / 1213, but check seeds 1257 / 1248 -> 1254 / 1245; with the ring's eighths towards
+# other tiles left out, 1208 / 1207 (true tiles' own shadows fall there too).
+STANDING = (1.2, 4.0, 0.55, 0.85, 5.0)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -591,6 +604,33 @@ class RegionCounter:
             kept.append(t)
         return kept
 
+    def _standing(self, found: list[Tile], lightness: np.ndarray) -> list[Tile]:
+        """The tiles found less the white ones alone on a display that neither lighten the print under them nor
+        darken the display beside them (STANDING); those are doubts."""
+        alone = [t for t in found if t.colour == WHITE and all(
+            o is t or o.region != t.region or (o.y - t.y) ** 2 + (o.x - t.x) ** 2 >= (STANDING[0] * self.tile_side) ** 2
+            for o in found)]
+        if not alone:
+            return found
+        disc, eighths = _ring_eighths(self.tile_side)
+        k = disc.shape[0] // 2
+        lighter = np.zeros((self.regions, self.size + 2 * k, self.size + 2 * k), np.float32)
+        lighter[:, k:-k, k:-k] = lightness - self.empty.lightness
+        seen = np.zeros(lighter.shape, bool)
+        seen[:, k:-k, k:-k] = self.inside
+        for t in alone:
+            window = lighter[t.region, t.y:t.y + 2 * k + 1, t.x:t.x + 2 * k + 1]
+            inside = seen[t.region, t.y:t.y + 2 * k + 1, t.x:t.x + 2 * k + 1]
+            top = window[disc & inside]
+            ring = (eighths >= 0) & inside
+            sums = np.bincount(eighths[ring], window[ring], minlength=8)
+            pixels = np.bincount(eighths[ring], minlength=8)
+            darkest = float((sums[pixels >= 2] / pixels[pixels >= 2]).min(initial=0.0))
+            if (not len(top) or float(top.mean()) < STANDING[1]) and darkest > -STANDING[4]:
+                found = [o for o in found if o is not t]
+                self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
+        return found
+
     def _sure_doubts(self, found: list[Tile], changed: np.ndarray) -> list[Tile]:
         """The doubts, fullest first, that are tiles after all (SURE_DOUBT), up to each region's capacity."""
         disc = _stamp(0.5 * self.tile_side)
@@ -699,6 +739,8 @@ class RegionCounter:
                 # In the centre, blurred tiles' halos on the table changed as many counts for the worse as for the
                 # better (tuning seeds 0-31 and check seeds 100-131: centres right 1183 -> 1183, 1226 -> 1225).
                 found += self._unseen_tiles(found, label, changed)
+            if lightness is not None and not self.allow_marker:
+                found = self._standing(found, lightness)
         unexplained, unexplained_colour = self._unexplained(changed, found, label)
         out = []
         for r in range(self.regions):
@@ -875,6 +917,21 @@ def _print_fit(classes: int) -> np.ndarray:
     fit = np.maximum(PRINT_LIT.log_likelihood(lab)[:, :classes].max(axis=1), -30.0).astype(np.float32)
     fit.setflags(write=False)
     return fit
+
+
+@lru_cache
+def _ring_eighths(side: float) -> tuple[np.ndarray, np.ndarray]:
+    """A tile's inscribed disc (bool) and the ring round it (STANDING[2] to STANDING[3] tile sides) in eighths:
+    each pixel's eighth, -1 off the ring; both (2k+1, 2k+1), k the ring's outer radius. Read-only."""
+    k = int(STANDING[3] * side)
+    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
+    radius = np.hypot(yy, xx) / side
+    eighth = ((np.arctan2(yy, xx) + np.pi) / (np.pi / 4)).astype(np.int64) % 8
+    eighth[(radius <= STANDING[2]) | (radius >= STANDING[3])] = -1
+    disc = radius <= 0.5
+    disc.setflags(write=False)
+    eighth.setflags(write=False)
+    return disc, eighth
 
 
 @lru_cache
