@@ -22,7 +22,7 @@ from vision.board_reader import BoardReader, BoardReading, read_boards
 from vision.counting import FACTORY_GRID, RegionCount, RegionCounter, circle_grid, polygon_grid
 from vision.light import to_lab
 from vision.localise import LEARNED_KEY, BoardLocaliser
-from vision.observation import GLARE_SHARE, build_observation
+from vision.observation import GLARE_SHARE, MOTION_LEVEL, build_observation
 from vision.occlusion import (
     RIM_FRACTION,
     RING_DELTA_E,
@@ -255,6 +255,7 @@ class TableRecognizer:
         ring_ref = decode_image(centre_info["ring"]) if centre_info.get("ring") else None
         self.centre_ring = RingWatcher(ring, self.frame_size, ring_ref, keep)
         self._previous: list[np.ndarray] | None = None
+        self._quiet: list[np.ndarray | None] = [None] * len(self.boards)  # per board, its patches when last quiet
         self._waiting_for: dict[int, set[int]] = {}  # table ring (displays', then the centre's) -> moved boards
         # Per display, its ring's look in the last frame it read empty with nothing else on the table covered.
         self._empty_looks: list[np.ndarray | None] = [None] * len(self.factory_rings)
@@ -374,7 +375,8 @@ class TableRecognizer:
             self._relearn_table_rings(frame, gain, [*factory_checks, centre_check])
         quiet = not any(r.occluded or c.occluded for r, c in zip(readings, checks)) and not centre_check.occluded
         self._record_emptied_rings(frame, gain, factories, factory_checks, quiet)
-        motion = self._motion(samples, reaimed)
+        still = [not (r.occluded or c.occluded or c.glare > GLARE_SHARE) for r, c in zip(readings, checks)]
+        motion = self._motion(samples, reaimed, still)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
 
     def _settle(self, board: _Board, frame: np.ndarray, reading: BoardReading) -> None:
@@ -412,15 +414,29 @@ class TableRecognizer:
             if before is not None and _alike(look, before):
                 ring.alternate_lab = look
 
-    def _motion(self, samples: list[np.ndarray], reaimed: set[int]) -> list[float]:
-        """Mean absolute change of each board's patches since the previous frame; 0 for the first frame and for a
-        board re-aimed this frame (its patches lay elsewhere in the previous one: the change is the move, which its
-        margin ring and reader judge at the new pose)."""
+    def _motion(self, samples: list[np.ndarray], reaimed: set[int], still: list[bool]) -> list[float]:
+        """How much each board's patches moved this frame: their mean absolute change since the previous frame,
+        or since the board last lay quiet if that is less; 0 for the first frame and for a board re-aimed this
+        frame (its patches lay elsewhere before: the change is the move, which its margin ring and reader judge at
+        the new pose). `still`: per board, nothing else (reader, margin ring, glare) sees anything over it.
+
+        The frame after a hand leaves, or after a shaken, blurred frame, differs from the frame before it, not from
+        the board as it lay before (a tile laid changes a few patches)."""
         prev, self._previous = self._previous, samples
-        if prev is None or len(prev) != len(samples):
-            return [0.0] * len(samples)
-        return [0.0 if i in reaimed else cv2.norm(a, b, cv2.NORM_L1) / a.size
-                for i, (a, b) in enumerate(zip(samples, prev))]
+        motion = [0.0] * len(samples)
+        if prev is not None and len(prev) == len(samples):
+            for i, (now, before, quiet) in enumerate(zip(samples, prev, self._quiet)):
+                if i not in reaimed:
+                    change = cv2.norm(now, before, cv2.NORM_L1)
+                    if quiet is not None:
+                        change = min(change, cv2.norm(now, quiet, cv2.NORM_L1))
+                    motion[i] = change / now.size
+        for i, m in enumerate(motion):
+            if still[i] and m <= MOTION_LEVEL:
+                self._quiet[i] = samples[i]
+            elif i in reaimed:
+                self._quiet[i] = None  # its patches lay elsewhere
+        return motion
 
     def recognize(self, frame: np.ndarray, timestamp: float | None = None) -> dict:
         return build_observation(self.read(frame), self.variant, timestamp)
