@@ -130,6 +130,14 @@ TABLE_FACE = 0.5
 # clipping whitens every tile to the marker's cream).
 MARKER_FACE, MARKER_FAINT, MARKER_CLEAR = 0.6, 0.8, 0.7
 MARKER_DOUBT, MARKER_MISSED, MARKER_LOOKALIKE = 0.35, 0.2, 0.5
+# On a white table the cream marker's top reads as the bare table, and no marker is found by its colour (tuning and
+# check seeds 0-31 and 100-131, colored and gray walls: all 13 centres that missed it were on white tables), but its
+# edges, side faces and shadow changed the table round it. With none found, a place beyond every tile found (their
+# TILE_REACH discs) where what changed, its holes filled, covers MARKER_SHAPE[0] of the square round a core (CORE
+# sides from the middle) and of the inscribed disc is the marker at MARKER_SHAPE[1] odds. Tuning seeds, the best
+# place's cover: centres without the marker read right, at most 0.64 (116); markers missed 1.0, 1.0, 0.97, 0.71 and
+# four under 0.45 (beside tiles, whose reach takes them).
+MARKER_SHAPE = (0.9, 0.7)
 # On a display a white tile is less sure than its core's fill says: the pale print under it fills cores too. Its
 # certainty grows with its fill WHITE_SPREAD slowly (tuning seeds 0-31, white tiles found with cores 0.60-0.65 /
 # 0.65-0.7 / 0.7-0.8 / 0.8-0.9 full: 0.81 / 0.94 / 0.97 / 0.99 true, where 0.04 said 0.96 / 0.99 / 0.998 /
@@ -762,6 +770,8 @@ class RegionCounter:
             # thin rings of its colour that fill a core's ring but not a disc.
             markers = sorted((t for t in mine if t.colour == MARKER_INDEX and t.face >= FACE), key=lambda t: -t.fill)
             marker_p, lookalike = self._marker_p(markers, r)
+            if self.allow_marker and not markers and changed is not None and self._piece_shaped(r, mine, changed):
+                marker_p = MARKER_SHAPE[1]
             # Change that no tile explains is a tile missed or something over the region: less sure of it all
             # (tuning seeds 0-11: regions with more than 8 % unexplained were counted right 8 times in 27).
             clear = min(max(1.0 - float(unexplained[r] - UNEXPLAINED_FREE) / UNEXPLAINED_SPAN, 0.1), 1.0)
@@ -775,6 +785,28 @@ class RegionCounter:
             out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,
                                    marker_p, float(glare[r]), float(unexplained[r])))
         return out
+
+    def _piece_shaped(self, r: int, tiles: list[Tile], changed: np.ndarray) -> bool:
+        """Whether region `r` holds, beyond its `tiles` (their TILE_REACH discs), a place where what changed since
+        the empty table, holes filled, covers a piece's core square and disc (MARKER_SHAPE)."""
+        left = changed[r] & self.inside[r]
+        for t in tiles:
+            if t.colour < len(COLOURS):
+                _erase(left, t.y, t.x, _stamp(TILE_REACH * self.tile_side))
+        disc = _stamp(0.5 * self.tile_side)
+        square = 2 * round(CORE * self.tile_side) + 1
+        if np.count_nonzero(left) < square:
+            return False  # not even a piece's outline
+        # Holes: what no path of unchanged pixels joins to the border of the changed pixels' box (a flood from a
+        # corner of a padded copy of that box).
+        x, y, w, h = cv2.boundingRect(left.view(np.uint8))
+        flood = np.pad(left[y:y + h, x:x + w].view(np.uint8), 1)
+        cv2.floodFill(flood, None, (0, 0), 2)
+        shape = np.ascontiguousarray(flood != 2, np.float32)
+        box = cv2.boxFilter(shape, -1, (square, square), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        least = MARKER_SHAPE[0] * np.array([square ** 2, np.count_nonzero(disc)])
+        return any(np.count_nonzero(_under(shape, int(i), int(j), disc)) >= least[1]
+                   for i, j in zip(*np.nonzero(box >= least[0])))
 
     def _tile_sure(self, t: Tile, changed: np.ndarray | None) -> float:
         """Probability that a tile found is one, from how clearly its core is full (WHITE_SPREAD, FAINT_WHITE; in
