@@ -207,6 +207,7 @@ class BoardReader:
         cream = _cream_estimate(centre_lab, self.kind)
         dist = np.sqrt(np.sum((centre_lab - cream) ** 2, axis=1))
         occupancy = _sigmoid((dist - 18.0) / 4.0)
+        colour_probs = _one_marker(colour_probs, occupancy, np.array([self.floor_index]))
         occupancy[self.kind == WALL] = 0.5
         ground_change = np.zeros(len(self.ground), np.float32)
         return self._reading(occupancy, colour_probs, centre_lab, ground_change, None, track, outside)
@@ -264,6 +265,27 @@ class BoardReader:
         mixed = np.where(own[:, None], probs, line_vote) * occ[:, None]
         slots = [dict(zip(COLOURS, values), empty=1.0 - p_occ) for values, p_occ in zip(mixed.tolist(), occ.tolist())]
         return [slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)]
+
+
+def _one_marker(probs: np.ndarray, occupancy: np.ndarray, floors: np.ndarray) -> np.ndarray:
+    """Class probabilities (N, 6) given that a floor, its spaces `floors` (B, F), holds one first-player marker at
+    most (there is one in the game): a space's chance of the marker becomes that of the marker there and nowhere
+    else on its floor, over every way to place one or none, the spaces' occupancy (N,) weighing their readings;
+    the other classes keep their odds. Under a lamp's glare pale tiles can each look like the marker (tuning
+    seeds: 77 floor tiles read as the marker, on floors with up to 5 of them)."""
+    p = probs[floors]  # (B, F, 6)
+    occ = occupancy[floors]
+    held = p[..., MARKER_INDEX]
+    marker = np.clip(held * occ, 0.0, 1.0 - 1e-6)
+    odds = marker / (1.0 - marker)  # the marker here against not here
+    mine = np.minimum(odds / (1.0 + odds.sum(axis=1, keepdims=True)) / np.maximum(occ, 1e-6), held)
+    rest = 1.0 - held
+    # A space sure of the marker alone says nothing of the colours: those share what the marker gave up evenly.
+    others = np.where((rest > 1e-9)[..., None], p / np.maximum(rest, 1e-9)[..., None], 1.0 / (p.shape[2] - 1))
+    out = probs.copy()
+    out[floors] = others * (1.0 - mine)[..., None]
+    out[floors, MARKER_INDEX] = mine
+    return out
 
 
 def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> bool:
@@ -384,7 +406,7 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         # exemplar there.
         logits[:, :N_COLOURS] += (COLOUR_EXEMPLAR_WEIGHT * (spot == 0))[:, None] * exemplars.colour_distance(occupancy,
                                                                                                              stack)
-        colour_probs = _softmax(logits)
+        colour_probs = _one_marker(_softmax(logits), occupancy, stack.floors)
         for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
             readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
                                           look.gains[k], tracks[i], outsides[i], filled[r])
@@ -482,6 +504,7 @@ class _Stack:
     print_walls: np.ndarray  # (W, M*3) the colored walls' spaces' BGR at setup in the print's light (_print_inner)
     gray_again: np.ndarray  # (B*N,) bool: a gray wall's space, read again once the tiles' colours are known
     print_grays: np.ndarray  # (G, M*3) those spaces' BGR at setup in the print's light
+    floors: np.ndarray  # (B, F) the rows of each board's floor spaces
     exemplar_rows: np.ndarray  # (U,) the rows of the cream spaces and the walls' spaces, in order
     exemplar_board: np.ndarray  # (U, B) bool: the board of each of those rows
     exemplar_cream: np.ndarray  # (U, 1) bool: a cream space
@@ -520,6 +543,7 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   _rows_flat(np.concatenate([r.print_inner[r.print_colour >= 0] for r in readers])),
                   np.concatenate([(r.kind == WALL) & (r.print_colour < 0) for r in readers]),
                   _rows_flat(np.concatenate([r.print_inner[(r.kind == WALL) & (r.print_colour < 0)] for r in readers])),
+                  np.array([np.array(r.floor_index) + k * n for k, r in enumerate(readers)]),
                   *_exemplar_rows(readers))
 
 
