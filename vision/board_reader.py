@@ -44,9 +44,20 @@ GLOSSY_GLARE = 40.0  # past this much glare the glossier share is tried too (tun
 CLIPPED = 245.0  # a space's 8-bit median this bright at setup is (partly) clipped
 SPOT_MIN = 8.0  # a cream space this much brighter (8-bit) than the plane of its board's light is in the lamp's spot
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
+# A board's glare across it (_glare_slope): the slopes tried along u and v (8-bit per board width), the changes of
+# its amount tried at the best, and the log-likelihood a unit of slope must buy. Tuning seeds 0-199 and 400-619
+# colored and gray, space errors (916 without slopes): every slope at the amount, costs 0.01 / 0.02 / 0.05 / 0.1 /
+# 0.2: 824 / 835 / 844 / 862 / 890; slopes up to 180: 834; every slope with every change of the amount up to 10:
+# 817, up to 20: 803 (+0.2-0.4 ms a frame on glared tables); the changes at the best slope only (kept): 829.
+GLARE_SLOPES = np.stack(np.meshgrid(*[np.float32([-120, -60, 0, 60, 120])] * 2), axis=-1).reshape(-1, 2)
+GLARE_SLOPE_AMOUNTS = np.float32([-20, -10, 0, 10, 20])
+GLARE_SLOPE_COST = 0.02
 DISTINCT_PRINTS = 6.0  # delta E between the wall's diagonals that means "colored side" (nearest pair: ~12)
 CLASS_BGR = from_lab(PRINT_LIT.means)  # (6, 3) each tile class's mean colour in the print's light, BGR
 MARKER_INDEX = TILE_CLASSES.index("first_player")
+CLASS_WHITENING = np.concatenate(list(PRINT_LIT.whiten), axis=1)  # (3, 18) each class's whitening, side by side
+CLASS_WHITE = (PRINT_LIT.means[:, None] @ PRINT_LIT.whiten)[:, 0].ravel()  # (18,) the class means, whitened
+CLASS_SUMS = np.repeat(np.eye(len(TILE_CLASSES), dtype=np.float32), 3, axis=0)  # (18, 6) sums each class's three
 # Log-trust per unit of: best class log-likelihood below -7, under the spot, a clipped channel, glare / 100; fitted
 # (least log loss of the true colour, trust at most 1) on the tiles of tuning seeds 0-48, 400-509 and 560-619.
 TRUST_WEIGHTS = np.array([-0.24, -0.838, -1.527, -0.88], np.float32)
@@ -83,6 +94,7 @@ class BoardReader:
                  patch: int) -> None:
         self.spaces = spaces
         self.kind = np.array([s.kind for s in spaces])
+        self.uv = np.array([(s.u, s.v) for s in spaces])
         self.ground = np.flatnonzero(self.kind == GROUND)
         self.ground_beside = _ground_beside(spaces, self.ground)
         self.pattern_index = {s.index: i for i, s in enumerate(spaces) if s.kind == PATTERN}
@@ -425,19 +437,26 @@ def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
     lit = look.setup_lit * stack.print_gain
     glare = np.zeros(len(stack.spot))
     glared = []
-    for k, (reader, (amount, gleam)) in enumerate(zip(boards, _glares(stack, look, occupancy, n))):
+    for k, (reader, (amount, slope, gleam)) in enumerate(zip(boards, _glares(stack, look, occupancy, n))):
         spot = bool(reader.spot.any())
         glare[k * n:(k + 1) * n] = amount * (1 + gleam)
-        if amount or spot:
+        if amount or spot or slope.any():
             r = slice(k * n, (k + 1) * n)
-            gain = reader._print_gain(amount, spot)
-            lit[r] = (look.setup_lit[r] - (amount + reader.spot[:, None]) * (1 + gleam)) * gain
+            gain = reader._print_gain(amount, spot).copy()
+            here = np.full(n, amount, np.float32)
+            if slope.any():
+                # The glare across the board: a cream space's gain is its print's, less its own glare.
+                here = np.clip(amount + stack.uv[r] @ slope, 0.0, None)
+                grey = here + reader.spot
+                gain[reader.cream] = (reader.cream_target[reader.cream]
+                                      / (np.maximum(reader.ref_mid[reader.cream] - grey[reader.cream, None], 5.0) + 1.0))
+            lit[r] = (look.setup_lit[r] - (here + reader.spot)[:, None] * (1 + gleam)) * gain
             glared.append(np.arange(k * n, (k + 1) * n))
     lit = np.clip(lit, 0.0, 255.0)
     if glared:
         rows = np.concatenate(glared)
         centre_lab[rows] = to_lab(lit[rows])
-    log_likelihood = PRINT_LIT.log_likelihood(centre_lab)
+    log_likelihood = _class_log_likelihood(centre_lab)
     # A clipped channel is a lower bound on the boards where a cream space's middle clipped (the lamp's spot).
     by_board = (look.clipped.any(axis=1) & stack.cream).reshape(len(boards), n).any(axis=1)
     raised = np.flatnonzero(look.clipped.any(axis=1) & np.repeat(by_board, n))
@@ -446,7 +465,7 @@ def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
     return centre_lab, log_likelihood, glare
 
 
-def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray, n: int) -> list[tuple[float, float]]:
+def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray, n: int) -> list[tuple[float, float, np.ndarray]]:
     """Each board's lamp reflection as an additive grey (8-bit, setup light) besides its spot (see _spot), and
     the tiles' extra share of it (their gleam): the amounts that best explain its occupied cream spaces as tiles.
     It whitens print and tiles alike, so without it dividing by the print leaves tiles pale (blue reads white,
@@ -475,7 +494,32 @@ def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray, n: int) -> list[t
             if fit[i] > best_fit[k]:
                 best_fit[k], best[k] = fit[i], (float(GLARE_STEPS[i]), gleam)
         todo = np.array([k for k in todo if best[k][0] >= GLOSSY_GLARE], int)  # only a strong glare shows gloss
-    return best
+    return [(*_glare_slope(stack, look, tiles[ends[k]:ends[k + 1]], amount, gleam, best_fit[k]), gleam)
+            if amount > 0 else (amount, np.zeros(2, np.float32), gleam) for k, (amount, gleam) in enumerate(best)]
+
+
+def _glare_slope(stack: _Stack, look: _Look, rows: np.ndarray, amount: float, gleam: float,
+                 flat: float) -> tuple[float, np.ndarray]:
+    """A board's glare at its cream spaces' mean place and (2,) how it changes across the board (8-bit per board
+    width, along u and v), given the one `amount` that fits its tiles (`rows`) best with log-likelihood `flat`.
+    The lamp's reflection is a spot that fades across a board: one amount over-corrects the tiles far from it
+    (white reads black) and under-corrects those near it (black reads white; most colour errors left on the
+    tuning seeds were on boards with a glare). The slopes are tried at that amount, then other amounts at the
+    best slope; a slope is kept where it explains the tiles better than one amount by more than its cost."""
+    def fits(amounts: np.ndarray, slopes: np.ndarray) -> np.ndarray:
+        here = np.clip(amounts[:, None] + slopes @ stack.uv[rows].T, 0.0, None)[..., None] + stack.spot[rows, None]
+        gain = stack.cream_target[rows] / (np.maximum(stack.ref_mid[rows] - here, 5.0) + 1.0)
+        lit = np.clip((look.setup_lit[rows] - here * (1 + gleam)) * gain, 0.0, 255.0).astype(np.float32)
+        fit = np.maximum(_log_likelihood(lit, look.clipped[rows]).max(axis=-1), -30.0).sum(axis=1)
+        return fit - GLARE_COST * amounts - GLARE_SLOPE_COST * np.abs(slopes).sum(axis=1)
+
+    slope = GLARE_SLOPES[int(np.argmax(fits(np.full(len(GLARE_SLOPES), amount, np.float32), GLARE_SLOPES)))]
+    if not slope.any():
+        return amount, slope
+    amounts = np.maximum(amount + GLARE_SLOPE_AMOUNTS, 0.0)
+    fit = fits(amounts, np.tile(slope, (len(amounts), 1)))
+    i = int(np.argmax(fit))
+    return (float(amounts[i]), slope) if fit[i] > flat else (amount, np.zeros(2, np.float32))
 
 
 @dataclass(frozen=True)
@@ -505,6 +549,7 @@ class _Stack:
     gray_again: np.ndarray  # (B*N,) bool: a gray wall's space, read again once the tiles' colours are known
     print_grays: np.ndarray  # (G, M*3) those spaces' BGR at setup in the print's light
     floors: np.ndarray  # (B, F) the rows of each board's floor spaces
+    uv: np.ndarray  # (B*N, 2) each space's place on its board, less the mean place of its board's cream spaces
     exemplar_rows: np.ndarray  # (U,) the rows of the cream spaces and the walls' spaces, in order
     exemplar_board: np.ndarray  # (U, B) bool: the board of each of those rows
     exemplar_cream: np.ndarray  # (U, 1) bool: a cream space
@@ -544,6 +589,7 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([(r.kind == WALL) & (r.print_colour < 0) for r in readers]),
                   _rows_flat(np.concatenate([r.print_inner[(r.kind == WALL) & (r.print_colour < 0)] for r in readers])),
                   np.array([np.array(r.floor_index) + k * n for k, r in enumerate(readers)]),
+                  np.concatenate([r.uv - r.uv[r.cream].mean(axis=0) for r in readers]).astype(np.float32),
                   *_exemplar_rows(readers))
 
 
@@ -770,16 +816,25 @@ def _log_likelihood(lit: np.ndarray, clipped: np.ndarray) -> np.ndarray:
     """(..., M, 6) PRINT_LIT's class log-likelihoods of BGR colours in the print's light (..., M, 3). A channel
     the sensor clipped (`clipped` (M, 3)) shows less than was there: a class brighter in it is not held to it
     (under the lamp's spot a blue tile's blue and green clip and it reads black, or white)."""
-    out = PRINT_LIT.log_likelihood(to_lab(lit).reshape(-1, 3)).reshape(*lit.shape[:-1], -1)
+    out = _class_log_likelihood(to_lab(lit).reshape(-1, 3)).reshape(*lit.shape[:-1], -1)
     some = np.flatnonzero(clipped.any(axis=1))  # few spaces clip: only theirs are raised, class by class
     if not len(some):
         return out
     sub = lit[..., some, :]
     raised = np.where(clipped[some], np.maximum(sub, CLASS_BGR[:, None, None]), sub)  # (6, ..., S, 3) per class
-    ll = PRINT_LIT.log_likelihood(to_lab(np.clip(raised, 0.0, 255.0)).reshape(-1, 3))
-    ll = ll.reshape(len(CLASS_BGR), -1, len(CLASS_BGR))
-    out[..., some, :] = ll[np.arange(len(CLASS_BGR)), :, np.arange(len(CLASS_BGR))].T.reshape(*sub.shape[:-1], -1)
+    white = np.matmul(to_lab(np.clip(raised, 0.0, 255.0)).reshape(len(CLASS_BGR), -1, 3), PRINT_LIT.whiten)
+    white -= CLASS_WHITE.reshape(len(CLASS_BGR), 1, 3)  # each class's own variant, in its own units
+    ll = PRINT_LIT.log_norm[:, None] - 0.5 * (white * white) @ np.ones(3, np.float32)  # (6, M)
+    out[..., some, :] = ll.T.reshape(*sub.shape[:-1], -1)
     return out
+
+
+def _class_log_likelihood(lab: np.ndarray) -> np.ndarray:
+    """PRINT_LIT.log_likelihood (M, 3) -> (M, 6) as products: every class's whitening side by side, its squares
+    summed by a product too (numpy's reductions over rows of 3 cost ten times more; the glare searches evaluate
+    thousands of colours)."""
+    white = lab @ CLASS_WHITENING - CLASS_WHITE
+    return PRINT_LIT.log_norm - 0.5 * ((white * white) @ CLASS_SUMS)
 
 
 def _colour_trust(log_likelihood: np.ndarray, spot: np.ndarray, clipped: np.ndarray, glare: np.ndarray) -> np.ndarray:
@@ -1017,7 +1072,7 @@ def _quantiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
 
 
 def _tile_likeness(lab: np.ndarray) -> np.ndarray:
-    return np.maximum(PRINT_LIT.log_likelihood(lab).max(axis=1), -40.0) / 10.0
+    return np.maximum(_class_log_likelihood(lab).max(axis=1), -40.0) / 10.0
 
 
 def _middle_median(patches: np.ndarray, middle: tuple[slice, slice]) -> np.ndarray:
