@@ -135,9 +135,11 @@ MARKER_DOUBT, MARKER_MISSED, MARKER_LOOKALIKE = 0.35, 0.2, 0.5
 # edges, side faces and shadow changed the table round it. With none found, a place beyond every tile found (their
 # TILE_REACH discs) where what changed, its holes filled, covers MARKER_SHAPE[0] of the square round a core (CORE
 # sides from the middle) and of the inscribed disc is the marker at MARKER_SHAPE[1] odds. Tuning seeds, the best
-# place's cover: centres without the marker read right, at most 0.64 (116); markers missed 1.0, 1.0, 0.97, 0.71 and
-# four under 0.45 (beside tiles, whose reach takes them).
-MARKER_SHAPE = (0.9, 0.7)
+# place's cover: centres without the marker read right, at most 0.64 (116); markers missed mid-game 1.0, 1.0, 0.97,
+# 0.71 and four under 0.45 (beside tiles, whose reach takes them); at a round's start, seen obliquely (seed 6, tilt
+# 36 degrees), 0.88 and 0.82. Start-of-round deals right, tuning seeds 0-15 colored / gray of 480, 451 / 447
+# without; 455 / 454 over 0.9, 457 / 455 over 0.8; mid-game the same over either.
+MARKER_SHAPE = (0.8, 0.7)
 # On a display a white tile is less sure than its core's fill says: the pale print under it fills cores too. Its
 # certainty grows with its fill WHITE_SPREAD slowly (tuning seeds 0-31, white tiles found with cores 0.60-0.65 /
 # 0.65-0.7 / 0.7-0.8 / 0.8-0.9 full: 0.81 / 0.94 / 0.97 / 0.99 true, where 0.04 said 0.96 / 0.99 / 0.998 /
