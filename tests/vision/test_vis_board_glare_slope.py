@@ -18,3 +18,10 @@ def test_blue_tiles_under_a_fading_glare_read_blue():
     # across it; with one amount of glare for the board its blue tiles read white (6 spaces over 4 frames).
     score, _ = run_game(9, 4, 4, size=None)
     assert [e for e in score.errors if e[0] == "board" and e[2] in ("line", "floor")] == []
+
+
+def test_the_slopes_are_tried_again_at_the_amount_that_fits_better():
+    # Tuning seed 88 (640x480, glare 0.06, classic tiles): board 0's white tiles on pattern line 1 (frame 1) read black when the slope was
+    # chosen at the board's one amount only.
+    score, _ = run_game(88, 4, 4, size=None)
+    assert [e for e in score.errors if e[:3] == ("board", 0, "line") and e[3] == 1] == []
