@@ -100,6 +100,8 @@ class _RegionWatch:
     # A board's pattern-line slots and floor spaces: element -> (likeliest reading, since when), updated while the
     # board is uncovered (see MoveTracker._steady_board).
     elements: dict = field(default_factory=dict)
+    # The same for a board's places and its wall ("wall"), covered or not (see MoveTracker._seen_through).
+    held: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -115,6 +117,9 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
+    # The regions the last _settle counted in view though vision flagged them covered (_seen_through,
+    # _counted_through).
+    _through: frozenset = frozenset()
     # Wall spaces seen occupied during a deal that the committed walls leave empty, and since when: (player, row,
     # column) -> time, for the game log's length in _walls_logged. A board's last view counts while it is covered.
     _walls_gained: dict[tuple[int, int, int], float] = field(default_factory=dict)
@@ -198,7 +203,12 @@ class MoveTracker:
         hidden: list[Region] = []
         unsteady: set[Region] = set()
         boards = []
+        through = set()
         for i, ev in enumerate(evidence.boards):
+            seen = self._seen_through(("board", i), ev, now, walls)
+            if seen.occluded != ev.occluded:
+                through.add(("board", i))
+            ev = seen
             if not walls:
                 ev = dataclasses.replace(ev, wall=NO_WALL_EVIDENCE, signature=ev.signature[:-1])
             # The board as a whole rests when uncovered and its wall unchanged (pattern lines and floor: per element).
@@ -212,6 +222,10 @@ class MoveTracker:
         counted = [*((("factory", j), ev) for j, ev in enumerate(evidence.factories)), (("centre", 0), evidence.centre)]
         regions = []
         for region, ev in counted:
+            seen = self._counted_through(region, ev, now)
+            if seen.occluded != ev.occluded:
+                through.add(region)
+            ev = seen
             still = self._at_rest(region, ev.signature, ev.occluded, now, rest)
             watch = self._watch[region]
             if not ev.occluded:
@@ -232,7 +246,65 @@ class MoveTracker:
             if region[0] != "board" and watch.uncovered_since is not None and \
                     now - watch.uncovered_since >= rest - REST_TOLERANCE:
                 unsteady.add(region)
+        self._through = frozenset(through)
         return TableEvidence(tuple(boards), tuple(factories), centre, now), tuple(hidden), frozenset(unsteady)
+
+    def _seen_through(self, region: Region, ev: BoardEvidence, now: float, walls: bool) -> BoardEvidence:
+        """A board vision flags covered, with each pattern-line slot and floor space that has read the same for
+        COVER_STEADY_SECONDS kept as evidence and the others turned into none: it counts as in view if any place
+        is kept (and, while walls count, its wall has read the same as long). Vision flags a board covered where
+        no hand is (a tile's shadow, a lamp's glare on its margin), at times for the rest of a round (recorded
+        tuning game 600: board 1 from the round's fifth move to its tiling; 604: two of three boards in most
+        frames), and the tracker saw none of its moves and stalled for good. A hand over a board changes what is
+        read under it from frame to frame; a place that stays put is the board (14 recorded tuning games, 600-615
+        of today's vision, 604-609 of the last, 5 and 33: board-frames flagged covered whose whole reading had
+        stayed 1 s, 5,780 with no hand, 0.5 % of them misread somewhere, and 979 under a hand, 0.2 %)."""
+        watch = self._watch.setdefault(region, _RegionWatch(None, now))
+        pattern = [list(line) for line in ev.pattern]
+        floor = list(ev.floor)
+        signature = [list(part) for part in ev.signature[:WALL_SIZE + 1]]
+        places = [((r, j), pattern[r], j) for r in range(WALL_SIZE) for j in range(r + 1)]
+        places += [(("floor", k), floor, k) for k in range(len(floor))]
+        kept = []
+        for key, dists, j in places:
+            reading = _likeliest(dists[j])
+            seen = watch.held.get(key)
+            if seen is None or seen[0] != reading:
+                watch.held[key] = seen = (reading, now)
+            if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE:
+                dists[j] = NO_SLOT_EVIDENCE
+                row = key[0] if key[0] != "floor" else WALL_SIZE
+                signature[row][j] = None
+            else:
+                kept.append((key, seen))
+        wall = ev.signature[WALL_SIZE + 1:]
+        if wall != watch.held.get("wall", (None,))[0]:
+            watch.held["wall"] = (wall, now)
+        if not ev.occluded or not kept or (
+                walls and now - watch.held["wall"][1] < COVER_STEADY_SECONDS - REST_TOLERANCE):
+            return ev
+        for key, seen in kept:  # a place kept has rested (see _steady_board)
+            if watch.elements.get(key, (None,))[0] != seen[0]:
+                watch.elements[key] = seen
+        return dataclasses.replace(
+            ev, occluded=False, pattern=tuple(tuple(line) for line in pattern), floor=tuple(floor),
+            signature=(*(tuple(part) for part in signature), *wall))
+
+    def _counted_through(self, region: Region, ev: CountEvidence, now: float) -> CountEvidence:
+        """A display or the centre vision flags covered that reads tiles (or the marker), the same for
+        COVER_STEADY_SECONDS, counts as in view, as a board's places do (_seen_through). Recorded tuning game 604:
+        factory displays 1 and 2 flagged covered in most frames with no hand; display 2 was emptied, display 6
+        held the same four tiles, and which one the move took from was never seen. Read empty it does not count:
+        a hand hides what lies under it (covered readings that had stayed 1 s, the 14 recordings of _seen_through:
+        with tiles, 4,507 with no hand 0.4 % wrong, 730 under a hand 1.1 %; empty, 2,933 under a hand 2.9 %)."""
+        watch = self._watch.setdefault(region, _RegionWatch(None, now))
+        seen = watch.held.get("counts")
+        if seen is None or seen[0] != ev.signature:
+            watch.held["counts"] = seen = (ev.signature, now)
+        if ev.occluded and (sum(ev.counts) or ev.first_player) and \
+                now - seen[1] >= COVER_STEADY_SECONDS - REST_TOLERANCE:
+            return dataclasses.replace(ev, occluded=False)
+        return ev
 
     def _at_rest(self, region: Region, signature, occluded: bool, now: float, rest: float) -> bool:
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
@@ -265,6 +337,10 @@ class MoveTracker:
         places = [((r, j), pattern[r], j) for r in range(WALL_SIZE) for j in range(r + 1)]
         places += [(("floor", k), floor, k) for k in range(len(floor))]
         for key, dists, j in places:
+            if dists[j] == NO_SLOT_EVIDENCE:
+                # Not read steadily under a cover flag (_seen_through): no reading, as when the board is covered.
+                signature[key[0] if key[0] != "floor" else WALL_SIZE][j] = None
+                continue
             reading = _likeliest(dists[j])
             seen = watch.elements.get(key)
             if seen is None or seen[0] != reading:
@@ -358,8 +434,10 @@ class MoveTracker:
             return [], self._last_offer_waiting
         hidden = self._hidden(evidence, committed_table, best, unsteady)
         if hidden:
-            if not unsteady & changed_regions(committed_table, best.table):
-                # Only a region or place coming to rest (news) can change this; an unsteady one's readings can, too.
+            changed = changed_regions(committed_table, best.table)
+            if not unsteady & changed and not any(self._held_as(r, best.table, float("inf")) for r in changed):
+                # Only a region or place coming to rest (news) can change this; an unsteady one's readings can, too,
+                # and so can time, for a covered one read as the move leaves it (_held_as).
                 self._last_offer_key, self._last_offer_at, self._last_offer_waiting = key, now, hidden
             return [], hidden
         unfit = self._misfit(evidence, committed_table, best)
@@ -369,6 +447,19 @@ class MoveTracker:
             self._last_offer_waiting = unfit
             return [], unfit
         if not best.legal:
+            through = sorted(self._through & changed_regions(committed_table, best.table))
+            if through:
+                # An alert names a person: what its action changed must be in view, not only read steadily under a
+                # cover flag (recorded tuning game 611: a hand over the centre, its reading the same for 1.4 s and
+                # unsure, and a move out of turn best explained a view that one board had not settled on).
+                return [], f"waiting for {_region_name(through[0])} to be in view"
+            refilled = [j for j, f in enumerate((raw or evidence).factories)
+                        if not state.factories[j] and not f.occluded and sum(f.counts) >= 2]
+            if refilled:
+                # No rule a player breaks puts tiles on an emptied display: the next refill is out, the round is over
+                # and the tracker behind it; what the boards show is no action of this round's offer (recorded tuning
+                # game 600, stalled a round behind: an alert as the refill's displays were still coming to rest).
+                return [], f"factory display {refilled[0] + 1} holds tiles again: waiting for the round to be entered"
             # Every region it changes has rested, and fits exactly: a hand's last frames are past. No further wait:
             # at a real table's pace a misplaced tile lies about a second before the player puts it right, and
             # vision may flag the board covered for the first half of it (recorded tuning games 6, 22).
@@ -466,7 +557,8 @@ class MoveTracker:
         """Why a region `best` changes does not count yet, or None when every one does."""
         hidden = [r for r in changed_regions(committed, best.table)
                   if (_is_hidden(evidence, r) or _unsettled(evidence, r, committed, best.table))
-                  and not (best.legal and self._read_lately(r, best.table, unsteady))]
+                  and not (best.legal and (self._read_lately(r, best.table, unsteady)
+                                           or self._held_as(r, best.table, evidence.timestamp)))]
         return f"waiting for {_region_name(hidden[0])} to be in view and still" if hidden else None
 
     def _history(self, state: GameState, best: Hypothesis, scorer: Scorer
@@ -558,6 +650,24 @@ class MoveTracker:
                 self.alert = None
                 return [f"corrected the last {back} move(s): {described}"], None
         return [], None
+
+    def _held_as(self, region: Region, table: TableModel, now: float) -> bool:
+        """Whether a display or the centre has read as `table` has it for COVER_STEADY_SECONDS, covered or not. A
+        display vision flags covered and reads empty is no evidence (a hand hides what lies under it, see
+        _counted_through), but once the rest of the table has decided a legal move that empties it, reading so
+        steadily confirms it (recorded tuning game 604: display 2, taken from, flagged covered in all but a few
+        single frames)."""
+        if region[0] == "board":
+            return False
+        held = self._watch[region].held.get("counts") if region in self._watch else None
+        if held is None:
+            return False
+        (counts, marker), since = held
+        kind, index = region
+        predicted, predicted_marker = ((table.centre, table.centre_marker) if kind == "centre"
+                                       else (table.factories[index], None))
+        return (counts == predicted and marker in (None, predicted_marker)
+                and now - since >= COVER_STEADY_SECONDS - REST_TOLERANCE)
 
     def _read_lately(self, region: Region, table: TableModel, unsteady: frozenset[Region]) -> bool:
         """Whether an unsteady region was read lately as `table` has it (see TrackerSettings.unsteady_window)."""
@@ -953,6 +1063,9 @@ REST_TOLERANCE = 1e-6
 _FOUR = _contents(4)  # what a display holds after a full deal
 DEAL_CONFIDENCE = 0.85  # how sure vision must have been of a display once before its reading makes the deal
 DEAL_LOG_MISS = miss_cost(DEAL_CONFIDENCE)
+# How long a region vision flags covered must read the same before it counts as in view (_seen_through,
+# _counted_through).
+COVER_STEADY_SECONDS = 1.0
 # Wall tiles in view beyond the committed walls that say a tiling went by unseen. A round places one or two tiles
 # a player at the least; vision misreads 1-2 board spaces in 1,000 (bench vision), so two false wall tiles at
 # once, both at rest, are unlikely; and they would hold the deal back with this message, not make a false one.
