@@ -438,19 +438,22 @@ def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
     lit = look.setup_lit * stack.print_gain
     glare = np.zeros(len(stack.spot))
     glared = []
-    for k, (reader, (amount, slope, gleam)) in enumerate(zip(boards, _glares(stack, look, occupancy, n))):
+    for k, (reader, (amount, gleam, cream_amount, slope)) in enumerate(zip(boards, _glares(stack, look, occupancy, n))):
         spot = bool(reader.spot.any())
         glare[k * n:(k + 1) * n] = amount * (1 + gleam)
-        if amount or spot or slope.any():
+        if amount or spot:
             r = slice(k * n, (k + 1) * n)
-            gain = reader._print_gain(amount, spot).copy()
+            gain = reader._print_gain(amount, spot)
             here = np.full(n, amount, np.float32)
             if slope.any():
-                # The glare across the board: a cream space's gain is its print's, less its own glare.
-                here = np.clip(amount + stack.uv[r] @ slope, 0.0, None)
-                grey = here + reader.spot
-                gain[reader.cream] = (reader.cream_target[reader.cream]
-                                      / (np.maximum(reader.ref_mid[reader.cream] - grey[reader.cream, None], 5.0) + 1.0))
+                # The glare across the board at its cream spaces, whose tiles it was fitted on (the wall lies
+                # beyond them, and the gray side's tiles were read worse with it): each one's gain is its
+                # print's less its own glare.
+                cream = reader.cream
+                here[cream] = np.clip(cream_amount + stack.uv[r][cream] @ slope, 0.0, None)
+                gain = gain.copy()
+                gain[cream] = reader.cream_target[cream] / (np.maximum(
+                    reader.ref_mid[cream] - (here + reader.spot)[cream, None], 5.0) + 1.0)
             lit[r] = (look.setup_lit[r] - (here + reader.spot)[:, None] * (1 + gleam)) * gain
             glared.append(np.arange(k * n, (k + 1) * n))
     lit = np.clip(lit, 0.0, 255.0)
@@ -466,12 +469,14 @@ def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
     return centre_lab, log_likelihood, glare
 
 
-def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray, n: int) -> list[tuple[float, float, np.ndarray]]:
+def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray,
+            n: int) -> list[tuple[float, float, float, np.ndarray]]:
     """Each board's lamp reflection as an additive grey (8-bit, setup light) besides its spot (see _spot), and
     the tiles' extra share of it (their gleam): the amounts that best explain its occupied cream spaces as tiles.
     It whitens print and tiles alike, so without it dividing by the print leaves tiles pale (blue reads white,
     black grey); glossy tiles gleam more than the print, the glossiest as much again. The boards' tiles are
-    tried together, each board's fit summed over its own."""
+    tried together, each board's fit summed over its own. Then, at a board's cream spaces, its glare at their
+    middle and its slope across them (_glare_slope)."""
     tiles = stack.cream_rows[occupancy[stack.cream_rows] > 0.5]  # board after board
     ends = np.searchsorted(tiles, np.arange(len(stack.ref_ground) + 1) * n)
     best = [(0.0, GLEAMS[0])] * len(stack.ref_ground)
@@ -495,8 +500,8 @@ def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray, n: int) -> list[t
             if fit[i] > best_fit[k]:
                 best_fit[k], best[k] = fit[i], (float(GLARE_STEPS[i]), gleam)
         todo = np.array([k for k in todo if best[k][0] >= GLOSSY_GLARE], int)  # only a strong glare shows gloss
-    return [(*_glare_slope(stack, look, tiles[ends[k]:ends[k + 1]], amount, gleam, best_fit[k]), gleam)
-            if amount > 0 else (amount, np.zeros(2, np.float32), gleam) for k, (amount, gleam) in enumerate(best)]
+    return [(amount, gleam, *(_glare_slope(stack, look, tiles[ends[k]:ends[k + 1]], amount, gleam, best_fit[k])
+                              if amount > 0 else (amount, np.zeros(2, np.float32)))) for k, (amount, gleam) in enumerate(best)]
 
 
 def _glare_slope(stack: _Stack, look: _Look, rows: np.ndarray, amount: float, gleam: float,
