@@ -499,8 +499,10 @@ class MoveTracker:
         ends the factory offer is scored with every board as before its tiling, part-way or done, whichever fits
         it best, its wall read as well (a full line and the floor both emptied by the tiling differ there); the
         displays and the centre carry no evidence once the next round's refill is on them. If one explains every
-        line and floor space in view, clearly better than every other, and a board in view is seen tiled, its
-        moves are committed (the tiling then follows from the same view)."""
+        line and floor space in view but one at most (a move's commit allows a misread too: recorded tuning game
+        600, a tile read on an emptied pattern line of a board flagged covered, frame after frame), clearly better
+        than every other, and a board in view is seen tiled, its moves are committed (the tiling then follows from
+        the same view)."""
         state, seen = self.state, evidence
         if any(not f.occluded and sum(f.counts) for f in evidence.factories):
             evidence = dataclasses.replace(
@@ -508,7 +510,7 @@ class MoveTracker:
                 centre=dataclasses.replace(evidence.centre, occluded=True))
         walled = dataclasses.replace(evidence, boards=tuple(
             b if b.occluded else dataclasses.replace(b, wall=r.wall) for b, r in zip(evidence.boards, raw.boards)))
-        scorer, ranking = Scorer(evidence), Scorer(walled)
+        ranking = Scorer(walled)
         scored = []
         for h in hypotheses:
             if not h.legal or not h.moves:
@@ -532,8 +534,8 @@ class MoveTracker:
         scored.sort(key=lambda item: item[0], reverse=True)
         score, seen_as, best, tiled = scored[0]
         rival = next((s for s, t, _, _ in scored[1:] if t != seen_as), float("-inf"))
-        if (not tiled or scorer.table(seen_as) < max_loglik(evidence) - 1e-9 or score - rival < self.settings.margin
-                or self._hidden(seen, committed, best, unsteady)):
+        if (not tiled or sum(region_misfits(seen_as, evidence).values()) > self.settings.changed_misfits
+                or score - rival < self.settings.margin or self._hidden(seen, committed, best, unsteady)):
             return []
         described = best.describe(state)
         for m in best.moves:
