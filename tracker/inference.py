@@ -260,21 +260,15 @@ class MoveTracker:
         of today's vision, 604-609 of the last, 5 and 33: board-frames flagged covered whose whole reading had
         stayed 1 s, 5,780 with no hand, 0.5 % of them misread somewhere, and 979 under a hand, 0.2 %)."""
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
-        pattern = [list(line) for line in ev.pattern]
-        floor = list(ev.floor)
-        signature = [list(part) for part in ev.signature[:WALL_SIZE + 1]]
-        places = [((r, j), pattern[r], j) for r in range(WALL_SIZE) for j in range(r + 1)]
-        places += [(("floor", k), floor, k) for k in range(len(floor))]
+        board = _BoardPlaces(ev)
         kept = []
-        for key, dists, j in places:
+        for key, dists, j in board.places:
             reading = _likeliest(dists[j])
             seen = watch.held.get(key)
             if seen is None or seen[0] != reading:
                 watch.held[key] = seen = (reading, now)
             if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE:
-                dists[j] = NO_SLOT_EVIDENCE
-                row = key[0] if key[0] != "floor" else WALL_SIZE
-                signature[row][j] = None
+                board.forget(key, dists, j)
             else:
                 kept.append((key, seen))
         wall = ev.signature[WALL_SIZE + 1:]
@@ -286,9 +280,7 @@ class MoveTracker:
         for key, seen in kept:  # a place kept has rested (see _steady_board)
             if watch.elements.get(key, (None,))[0] != seen[0]:
                 watch.elements[key] = seen
-        return dataclasses.replace(
-            ev, occluded=False, pattern=tuple(tuple(line) for line in pattern), floor=tuple(floor),
-            signature=(*(tuple(part) for part in signature), *wall))
+        return board.evidence(occluded=False)
 
     def _counted_through(self, region: Region, ev: CountEvidence, now: float) -> CountEvidence:
         """A display or the centre vision flags covered that reads tiles (or the marker), the same for
@@ -331,27 +323,19 @@ class MoveTracker:
         turned into no evidence (its own stability: a slot vision reads one way, then another, frame after frame
         must not keep the whole board from counting; a tile just put down counts once it has rested). A slot that
         reads as before a cover was at rest all along, as a region is."""
-        pattern = [list(line) for line in ev.pattern]
-        floor = list(ev.floor)
-        signature = [list(part) for part in ev.signature[:WALL_SIZE + 1]]
-        places = [((r, j), pattern[r], j) for r in range(WALL_SIZE) for j in range(r + 1)]
-        places += [(("floor", k), floor, k) for k in range(len(floor))]
-        for key, dists, j in places:
+        board = _BoardPlaces(ev)
+        for key, dists, j in board.places:
             if dists[j] == NO_SLOT_EVIDENCE:
                 # Not read steadily under a cover flag (_seen_through): no reading, as when the board is covered.
-                signature[key[0] if key[0] != "floor" else WALL_SIZE][j] = None
+                board.forget(key, dists, j)
                 continue
             reading = _likeliest(dists[j])
             seen = watch.elements.get(key)
             if seen is None or seen[0] != reading:
                 watch.elements[key] = seen = (reading, now)
             if now - seen[1] < rest - REST_TOLERANCE:
-                dists[j] = NO_SLOT_EVIDENCE
-                row = key[0] if key[0] != "floor" else WALL_SIZE
-                signature[row][j] = None
-        return dataclasses.replace(
-            ev, pattern=tuple(tuple(line) for line in pattern), floor=tuple(floor),
-            signature=(*(tuple(part) for part in signature), *ev.signature[WALL_SIZE + 1:]))
+                board.forget(key, dists, j)
+        return board.evidence()
 
     def _steady_counts(self, watch: _RegionWatch, ev: CountEvidence, now: float, rest: float) -> CountEvidence:
         """A display or the centre in view, with each colour's count (and the centre's marker) whose reading changed
@@ -1183,6 +1167,29 @@ def _unsettled(evidence: TableEvidence, region: Region, before: TableModel, afte
             return True
     floors = [(*f, *(EMPTY,) * (len(ev.floor) - len(f))) for f in (old.floor, new.floor)]
     return any(a != b and ev.floor[k] == NO_SLOT_EVIDENCE for k, (a, b) in enumerate(zip(*floors)))
+
+
+class _BoardPlaces:
+    """A board's evidence with its pattern-line slots and floor spaces editable, to turn some of them into no
+    evidence (_steady_board, _seen_through). `places`: (key, the list holding its reading, index in it); key (row,
+    slot) or ("floor", space)."""
+
+    def __init__(self, ev: BoardEvidence):
+        self._ev = ev
+        self._pattern = [list(line) for line in ev.pattern]
+        self._floor = list(ev.floor)
+        self._signature = [list(part) for part in ev.signature[:WALL_SIZE + 1]]
+        self.places = [((r, j), self._pattern[r], j) for r in range(WALL_SIZE) for j in range(r + 1)]
+        self.places += [(("floor", k), self._floor, k) for k in range(len(self._floor))]
+
+    def forget(self, key: tuple, dists: list, j: int) -> None:
+        dists[j] = NO_SLOT_EVIDENCE
+        self._signature[key[0] if key[0] != "floor" else WALL_SIZE][j] = None
+
+    def evidence(self, **changes) -> BoardEvidence:
+        return dataclasses.replace(
+            self._ev, pattern=tuple(tuple(line) for line in self._pattern), floor=tuple(self._floor),
+            signature=(*(tuple(part) for part in self._signature), *self._ev.signature[WALL_SIZE + 1:]), **changes)
 
 
 def _likeliest(dist: tuple[float, ...]) -> int:

@@ -63,8 +63,10 @@ def test_a_move_appears_without_reloading(live, page):
     page.goto(url + "/")
     page.wait_for_function("document.body.dataset.events !== undefined", timeout=TIMEOUT_MS)
     page.evaluate("window.__not_reloaded = true")
-    first = events_shown(page)
-    first_log = page.inner_text("#log")
+    # The count and the log are read in one step: a snapshot arriving between two reads would pair the log
+    # after a move with the count before it.
+    first, first_log = page.evaluate(
+        "[+document.body.dataset.events, document.getElementById('log').innerText]")
     page.wait_for_function(f"+document.body.dataset.events > {first}", timeout=TIMEOUT_MS)
     assert page.evaluate("window.__not_reloaded === true")
     assert page.inner_text("#log") != first_log
@@ -84,7 +86,8 @@ def test_an_illegal_placement_alert_appears_and_clears(live, page):
     alert.wait_for(state="visible", timeout=TIMEOUT_MS)
     text = alert.inner_text()
     assert "Illegal placement" in text and "rule:" in text
-    assert runtime.session.alert is not None or True  # it may already be clearing; the page saw it
+    # The alert names the player who tried the illegal placement.
+    assert any(f"Illegal placement — {name}:" in text for name in runtime.session.game.state.names), text
     shot(page, "alert.png", full_page=False)
     alert.wait_for(state="detached", timeout=TIMEOUT_MS)
 
