@@ -216,21 +216,28 @@ def parse_scoring_tiles(value: object, field: str = "scoring_tiles") -> tuple[st
     return tuple(value)
 
 
-def _parse_dome_tiles(value: object) -> tuple[DomeTileFace, ...]:
-    if not isinstance(value, list) or len(value) < MIN_DOME_TILES:
+def _named_entries(value: object, field: str, what: str, key: str, fits: bool):
+    """(where, name, the entry's `key`) of each entry of a list of tile objects, each with an optional name;
+    `fits`: the list has as many entries as the game needs, said by `what` when it does not."""
+    if not isinstance(value, list) or not fits:
         raise ComponentError(
-            f"field 'dome_tiles' must list at least {MIN_DOME_TILES} dome tiles (each player places 9); "
-            f"got {len(value) if isinstance(value, list) else repr(value)}"
+            f"field '{field}' must list {what}; got {len(value) if isinstance(value, list) else repr(value)}"
         )
-    tiles = []
     for i, entry in enumerate(value):
-        where = f"dome_tiles[{i}]"
+        where = f"{field}[{i}]"
         if not isinstance(entry, dict):
-            raise ComponentError(f"field '{where}' must be an object with 'spaces'")
-        name = entry.get("name", f"dome tile {i + 1}")
+            raise ComponentError(f"field '{where}' must be an object with '{key}'")
+        name = entry.get("name", f"{field.replace('_', ' ')[:-1]} {i + 1}")
         if not isinstance(name, str):
             raise ComponentError(f"field '{where}.name' must be a string")
-        spaces = entry.get("spaces")
+        yield where, name, entry.get(key)
+
+
+def _parse_dome_tiles(value: object) -> tuple[DomeTileFace, ...]:
+    fits = isinstance(value, list) and len(value) >= MIN_DOME_TILES
+    what = f"at least {MIN_DOME_TILES} dome tiles (each player places 9)"
+    tiles = []
+    for where, name, spaces in _named_entries(value, "dome_tiles", what, "spaces", fits):
         if (
             not isinstance(spaces, list)
             or len(spaces) != 2
@@ -264,20 +271,10 @@ def _parse_dome_tiles(value: object) -> tuple[DomeTileFace, ...]:
 
 
 def _parse_bonus_tiles(value: object) -> tuple[BonusTileFace, ...]:
-    if not isinstance(value, list) or len(value) != BONUS_TILES:
-        raise ComponentError(
-            f"field 'bonus_tiles' must list the game's {BONUS_TILES} bonus tiles; "
-            f"got {len(value) if isinstance(value, list) else repr(value)}"
-        )
+    fits = isinstance(value, list) and len(value) == BONUS_TILES
     tiles = []
-    for i, entry in enumerate(value):
-        where = f"bonus_tiles[{i}]"
-        if not isinstance(entry, dict):
-            raise ComponentError(f"field '{where}' must be an object with 'halves'")
-        name = entry.get("name", f"bonus tile {i + 1}")
-        if not isinstance(name, str):
-            raise ComponentError(f"field '{where}.name' must be a string")
-        halves = entry.get("halves")
+    for where, name, halves in _named_entries(value, "bonus_tiles", f"the game's {BONUS_TILES} bonus tiles",
+                                              "halves", fits):
         if not isinstance(halves, list) or len(halves) != 2:
             raise ComponentError(
                 f"field '{where}.halves' must be 2 entries: a colour name or null (blank half)"
