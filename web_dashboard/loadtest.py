@@ -27,6 +27,7 @@ HOST = "127.0.0.1"
 
 @dataclass
 class LoadFigures:
+    startup_s: float  # from launching `azul-companion demo` to its dashboard's first answer
     seconds: float
     sse_clients: int
     sse_clients_alive_at_end: int
@@ -63,15 +64,20 @@ def _get_json(port: int, path: str) -> dict:
         conn.close()
 
 
-def _wait_up(port: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
+def _wait_up(port: int, timeout: float, launched: float) -> float:
+    """Waits for the demo's camera to be live; returns the seconds from `launched` (monotonic) until the
+    dashboard first answered."""
+    deadline = launched + timeout
+    answered = None
     while time.monotonic() < deadline:
         try:
-            if _get_json(port, "/api/camera").get("state") == "live":
-                return
+            state = _get_json(port, "/api/camera").get("state")
+            answered = answered or time.monotonic() - launched
+            if state == "live":
+                return answered
         except OSError:
             pass
-        time.sleep(0.1)
+        time.sleep(0.05)
     raise RuntimeError("the demo server did not come up")
 
 
@@ -174,9 +180,10 @@ def run_load_test(seconds: float = 60.0, sse_clients: int = 50, rate: float = 10
     command = [sys.executable, "-m", "web_dashboard.cli", "demo", "--port", str(port), "--host", HOST,
                "--move-seconds", "0.5", "--camera-fps", str(camera_fps), "--seed", "5",
                "--max-seconds", str(seconds + baseline_seconds + 60)]
+    launched = time.monotonic()
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        _wait_up(port, 20)
+        startup = _wait_up(port, 20, launched)
         time.sleep(1.0)  # let the loop reach its pace
         fps_before, ms_before = _sample_fps(port, baseline_seconds)
         stop = threading.Event()
@@ -207,6 +214,7 @@ def run_load_test(seconds: float = 60.0, sse_clients: int = 50, rate: float = 10
     sse_errors = [s.error for s in streams if s.error]
     errors = request_errors + sse_errors
     return LoadFigures(
+        startup_s=round(startup, 2),
         seconds=round(elapsed, 1),
         sse_clients=sse_clients,
         sse_clients_alive_at_end=alive,
