@@ -291,8 +291,9 @@ class MoveTracker:
         with tiles, 4,507 with no hand 0.4 % wrong, 730 under a hand 1.1 %; empty, 2,933 under a hand 2.9 %)."""
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
         seen = watch.held.get("counts")
-        if seen is None or seen[0] != ev.signature:
-            watch.held["counts"] = seen = (ev.signature, now)
+        # The reading, since when, and in how many frames running (each a vote on a deal, see _deal).
+        watch.held["counts"] = seen = (ev.signature, now, 1) if seen is None or seen[0] != ev.signature else (
+            *seen[:2], seen[2] + 1)
         if ev.occluded and (sum(ev.counts) or ev.first_player) and \
                 now - seen[1] >= COVER_STEADY_SECONDS - REST_TOLERANCE:
             return dataclasses.replace(ev, occluded=False)
@@ -648,7 +649,7 @@ class MoveTracker:
         held = self._watch[region].held.get("counts") if region in self._watch else None
         if held is None:
             return False
-        (counts, marker), since = held
+        (counts, marker), since, _ = held
         kind, index = region
         predicted, predicted_marker = ((table.centre, table.centre_marker) if kind == "centre"
                                        else (table.factories[index], None))
@@ -737,7 +738,12 @@ class MoveTracker:
             if j in self._deal_seen and sum(f.counts) < sum(self._deal_seen[j].counts):
                 self._deal_taken = True
             if sum(f.counts):
-                self._deal_votes.setdefault(j, Counter())[f.counts] += 1
+                votes = self._deal_votes.setdefault(j, Counter())
+                votes[f.counts] += 1
+                if ("factory", j) in self._through:
+                    # Counted through a cover flag, it has read so in every frame for a second (vision gives a
+                    # covered display no confidence: only votes can settle it): each of those frames is a vote.
+                    votes[f.counts] = max(votes[f.counts], self._watch["factory", j].held["counts"][2])
             if sum(f.counts) and (j not in self._deal_seen or f.log_miss <= self._deal_seen[j].log_miss):
                 self._deal_seen[j] = f  # log_miss falls as vision is surer of the count
         for kind, j in unsteady:

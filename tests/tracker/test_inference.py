@@ -1080,6 +1080,43 @@ def test_an_unsure_display_read_the_same_for_half_a_second_is_dealt_when_it_is_t
     assert game.state == truth
 
 
+def test_a_display_flagged_covered_all_round_is_dealt_from_the_frames_it_read_the_same():
+    # Recorded tuning game 701 (3 players, colored): vision flagged display 4 covered with no hand over it from the
+    # deal until it was taken from, read right but at confidence 0.2 (what it gives a covered region). A hand
+    # reaching past it for the round's first move broke its steady reading; it counted again 1 s later, was at rest
+    # and read so in 4 frames, and was taken from: never 5 votes, and the first move (another display) could not say what it held.
+    # The round's deal was never made. A reading that counts through a cover flag has held in every frame of that
+    # second: each is a vote.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(31))
+    tracker = MoveTracker(game)
+    t = 0.0
+
+    def feed(frames: int, occluded=(), garbled: bool = False):
+        nonlocal t
+        for _ in range(frames):
+            t += 1 / FPS
+            obs = observe(truth.to_table(), {*occluded, ("factory", 1)})
+            shown = obs["factories"][1]
+            shown["confidence"] = 0.2
+            if garbled:
+                shown["counts"] = {c: n + 1 for c, n in shown["counts"].items()}
+            tracker.observe(obs, t)
+
+    feed(8)
+    first = next(m for m in truth.legal_moves() if m.source == 0)
+    feed(3, regions_of(truth, first, truth.current_player), garbled=True)
+    truth.play(first)
+    feed(16)
+    assert game.state.phase == OFFER
+    second = next(m for m in truth.legal_moves() if m.source == 1)
+    feed(3, regions_of(truth, second, truth.current_player))
+    truth.play(second)
+    feed(12)
+    assert game.state == truth
+
+
 def test_a_display_read_a_tile_short_now_and_then_is_dealt_whole_once_play_begins():
     # A real look: a white tile on the display's rosette seen one frame in two, the display never at rest. The
     # readings agree with one 4-tile content only; and tiles in the centre say play has begun, although the
