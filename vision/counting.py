@@ -83,6 +83,12 @@ CENTRE_WHITE_CHANGED = 0.8
 # without; 1182-1185 for shares 0.75-0.85 (0.7: 1183, 0.9: 1182, 0.95: 1180), the same for votes 0-0.15 (0.2:
 # 1180). The square (a box filter) reads as the inscribed disc did (an 11x11 filter, three times the cost).
 UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
+# ... but a white tile is lighter than the print it hides: where a place seen so reads white but its disc is darker
+# than the empty display's (by more than UNSEEN_WHITE, L*, on average) what changed is a neighbour's shadow over the
+# pale print. White tiles seen by their shape, tuning seeds 0-31 and check seeds 100-131, colored and gray walls:
+# false 8, their discs 3.6-13.8 darker; true 2, 4.4 darker and 11.4 lighter. Regions right, tuning colored / gray,
+# check colored / gray: 1217 / 1215, 1258 / 1249 without; 1219 / 1218, 1258 / 1250 under 0, -2 or -3.
+UNSEEN_WHITE = 0.0
 # Between two touching tiles of one colour a core and its disc are as full as on either tile (fuller, where the
 # tiles' motifs read as no tile): a place is also judged by the square ring round it (half-widths SURROUND, in tile
 # sides), whose fill counts SURROUND_WEIGHT times its share against it, where a colour covers SURROUND_AREA tile
@@ -622,8 +628,8 @@ class RegionCounter:
             for o in found)]
         if not alone:
             return found
-        disc, eighths = _ring_eighths(self.tile_side)
-        k = disc.shape[0] // 2
+        eighths = _ring_eighths(self.tile_side)
+        k = eighths.shape[0] // 2
         lighter = np.zeros((self.regions, self.size + 2 * k, self.size + 2 * k), np.float32)
         lighter[:, k:-k, k:-k] = lightness - self.empty.lightness
         seen = np.zeros(lighter.shape, bool)
@@ -631,15 +637,22 @@ class RegionCounter:
         for t in alone:
             window = lighter[t.region, t.y:t.y + 2 * k + 1, t.x:t.x + 2 * k + 1]
             inside = seen[t.region, t.y:t.y + 2 * k + 1, t.x:t.x + 2 * k + 1]
-            top = window[disc & inside]
             ring = (eighths >= 0) & inside
             sums = np.bincount(eighths[ring], window[ring], minlength=8)
             pixels = np.bincount(eighths[ring], minlength=8)
             darkest = float((sums[pixels >= 2] / pixels[pixels >= 2]).min(initial=0.0))
-            if (not len(top) or float(top.mean()) < STANDING[1]) and darkest > -STANDING[4]:
+            if self._top_lighter(lightness, t.region, t.y, t.x) < STANDING[1] and darkest > -STANDING[4]:
                 found = [o for o in found if o is not t]
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         return found
+
+    def _top_lighter(self, lightness: np.ndarray, r: int, y: int, x: int) -> float:
+        """How much lighter (L*) region `r`'s inscribed disc of a tile at (y, x) is on average than the empty
+        table's (0 where none of it is seen)."""
+        disc = _stamp(0.5 * self.tile_side)
+        seen = _under(self.inside[r], y, x, disc)
+        top = (_under(lightness[r], y, x, disc) - _under(self.empty.lightness[r], y, x, disc))[seen]
+        return float(top.mean()) if len(top) else 0.0
 
     def _sure_doubts(self, found: list[Tile], changed: np.ndarray) -> list[Tile]:
         """The doubts, fullest first, that are tiles after all (SURE_DOUBT), up to each region's capacity."""
@@ -680,10 +693,12 @@ class RegionCounter:
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         return kept
 
-    def _unseen_tiles(self, found: list[Tile], label: np.ndarray, changed: np.ndarray) -> list[Tile]:
+    def _unseen_tiles(self, found: list[Tile], label: np.ndarray, changed: np.ndarray,
+                      lightness: np.ndarray | None) -> list[Tile]:
         """Tiles seen by their shape alone (UNSEEN_SHARE), fullest first, up to each region's capacity: where a
         tile's core and the square round it changed since the empty table beyond every tile found, its colour
-        the one most of its disc reads as. Their fill is FULL: even odds, as their colour is."""
+        the one most of its disc reads as, but not white where the disc is darker than the empty display's
+        (UNSEEN_WHITE). Their fill is FULL: even odds, as their colour is."""
         core, disc, erase = _core(self.tile_side), _stamp(0.5 * self.tile_side), _stamp(ERASE * self.tile_side)
         square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
         least = UNSEEN_SHARE * np.array([_core_pixels(self.tile_side), square ** 2], np.float32)
@@ -708,8 +723,11 @@ class RegionCounter:
                     break
                 _erase(mine, y, x, erase)
                 votes = votes_of(y, x)
+                colour = int(np.argmax(votes))
+                if colour == WHITE and lightness is not None and self._top_lighter(lightness, r, y, x) < UNSEEN_WHITE:
+                    continue  # a shadow over the pale print
                 if votes.max() >= UNSEEN_VOTES * np.count_nonzero(disc):
-                    tiles.append(Tile(int(r), int(np.argmax(votes)), y, x, FULL))
+                    tiles.append(Tile(int(r), colour, y, x, FULL))
                     room -= 1
         return tiles
 
@@ -748,7 +766,7 @@ class RegionCounter:
             if not self.allow_marker:
                 # In the centre, blurred tiles' halos on the table changed as many counts for the worse as for the
                 # better (tuning seeds 0-31 and check seeds 100-131: centres right 1183 -> 1183, 1226 -> 1225).
-                found += self._unseen_tiles(found, label, changed)
+                found += self._unseen_tiles(found, label, changed, lightness)
             if lightness is not None and not self.allow_marker:
                 found = self._standing(found, lightness)
         unexplained, unexplained_colour = self._unexplained(changed, found, label)
@@ -954,18 +972,16 @@ def _print_fit(classes: int) -> np.ndarray:
 
 
 @lru_cache
-def _ring_eighths(side: float) -> tuple[np.ndarray, np.ndarray]:
-    """A tile's inscribed disc (bool) and the ring round it (STANDING[2] to STANDING[3] tile sides) in eighths:
-    each pixel's eighth, -1 off the ring; both (2k+1, 2k+1), k the ring's outer radius. Read-only."""
+def _ring_eighths(side: float) -> np.ndarray:
+    """The ring round a tile (STANDING[2] to STANDING[3] tile sides) in eighths: each pixel's eighth, -1 off the
+    ring; (2k+1, 2k+1), k the ring's outer radius. Read-only."""
     k = int(STANDING[3] * side)
     yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
     radius = np.hypot(yy, xx) / side
     eighth = ((np.arctan2(yy, xx) + np.pi) / (np.pi / 4)).astype(np.int64) % 8
     eighth[(radius <= STANDING[2]) | (radius >= STANDING[3])] = -1
-    disc = radius <= 0.5
-    disc.setflags(write=False)
     eighth.setflags(write=False)
-    return disc, eighth
+    return eighth
 
 
 @lru_cache
