@@ -574,9 +574,13 @@ class RegionCounter:
                 break
             (tiles if best >= FULL else doubts).append((y, x, best))
             _erase(box, y, x, erase)
+            # No core anywhere is even a doubt: nothing left to find. A core holds no more of the colour than is
+            # left, so with too little left (most regions, once their tiles are explained) the refilter is spared.
+            if cv2.countNonZero(box) < least:
+                break
             _refilter(fill, box, core, y, x, e + kc)
             if fill.max() < least:
-                break  # no core anywhere is even a doubt: nothing left to find
+                break
             _refilter(score, box, both, y, x, e + kb, surround)
         if settle:
             tiles, doubts = self._second_look(before, tiles, doubts)
