@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from calibration.geometry import Lens
-from calibration.markerless import BoardAppearance, BoardTracker, learn_appearance
+from calibration.markerless import BoardAppearance, BoardTracker, appearance_of, learn_appearance
 from vision.localise import BoardLocaliser
 from vision.synthetic.hands import Hand
 from vision.synthetic.look import Look
@@ -150,3 +152,23 @@ def test_with_a_calibrated_lens_the_pose_follows_the_bowed_image(table):
     tracker.pose = fit.pose
     assert corner_error(tracker.corners, renderer.board_corners()[2]) <= TOLERANCE_PX
     renderer.move_boards(renderer.home.boards)
+
+
+def test_a_small_nudge_is_aligned_to_the_board_not_to_a_pose_beside_it():
+    # Recorded tuning game 700 (2 players, colored), board 0 slid 8 mm and turned 1 degree under a hand, 0.4 s
+    # after the hand left: its appearance learned at setup, its pose before the nudge, and the frame cropped round
+    # it. Its sample points agree 0.85 there: a small move, so only a refinement is searched for. Aligned from that
+    # pose alone it settled 10 px off at 0.95 agreement, and the board was read covered for the rest of the game.
+    data = Path(__file__).parent / "data"
+    state = json.loads((data / "nudged_board_700.json").read_text())
+    image = cv2.imread(str(data / "nudged_board_700_frame.jpg"))
+    template = cv2.imread(str(data / "nudged_board_700_template.png"), cv2.IMREAD_GRAYSCALE)
+    offset = np.array(state["offset"], float)
+    tracker = BoardTracker(appearance_of(template), np.array(state["calibrated"]) - offset)
+    tracker.pose = np.array(state["pose"])
+    truth = np.array(state["truth"]) - offset
+    assert corner_error(tracker.corners, truth) > 10  # the nudge
+    fit = tracker.refine(image, 0.85)
+    assert fit is not None
+    tracker.pose = fit.pose
+    assert corner_error(tracker.corners, truth) <= TOLERANCE_PX
