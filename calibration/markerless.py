@@ -305,6 +305,21 @@ class BoardTracker:
         self._previous = self._probe.read(frame)
         return True
 
+    def realign(self, frame: np.ndarray) -> bool:
+        """A search asked for from outside: something finer than the sample points (the board's margin ring) saw
+        the board move, though the points still agree (a move of a pixel or two is within their tolerance). The
+        pose found is taken if it agrees surely and at least as well as the current one; True if it was."""
+        probe = Probe.at(self._image_points(self.pose), frame.shape)
+        now = _agreement(probe.read(frame), self.appearance.values, probe.inside, self._tolerance)
+        self.searches += 1
+        fit = self._best_fit(frame)
+        if fit is None or fit.agree < max(SURE, now):
+            return False
+        self.pose = fit.pose
+        self._probe = Probe.at(self._image_points(self.pose), frame.shape)
+        self._previous, self._searched, self._still = self._probe.read(frame), None, 0
+        return True
+
     def relocalise(self, frame: np.ndarray) -> Fit | None:
         """The board's pose in this frame within a short step of the current one, or None if it cannot be seen
         well enough."""

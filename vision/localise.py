@@ -17,6 +17,8 @@ from calibration.markerless import BoardAppearance, BoardTracker, learn_appearan
 from calibration.profile import CalibrationProfile
 
 REPORT_PX = 1.0  # a pose that moved less than this (largest corner shift, pixels) is not worth new grids
+# ... unless the board's margin ring saw it move (realign): a ring's points change with a move of under a pixel
+REALIGN_PX = 0.25
 LEARNED_KEY = "board_appearance"  # where the appearances go in the profile's learned data
 
 
@@ -51,10 +53,18 @@ class BoardLocaliser:
         """(board index, new corners) for each board whose pose moved by more than REPORT_PX since reported."""
         changed = []
         for i, tracker in enumerate(self.trackers):
-            if not tracker.update(frame):
-                continue
-            corners = tracker.corners
-            if float(np.linalg.norm(corners - self.reported[i], axis=1).max()) > REPORT_PX:
-                self.reported[i] = corners
+            if tracker.update(frame) and (corners := self._report(i, REPORT_PX)) is not None:
                 changed.append((i, corners))
         return changed
+
+    def realign(self, index: int, frame: np.ndarray) -> np.ndarray | None:
+        """Board `index`'s new corners if a search asked for now (its margin ring saw it move) finds it more than
+        REALIGN_PX from where it was reported, else None."""
+        return self._report(index, REALIGN_PX) if self.trackers[index].realign(frame) else None
+
+    def _report(self, index: int, least: float) -> np.ndarray | None:
+        corners = self.trackers[index].corners
+        if float(np.linalg.norm(corners - self.reported[index], axis=1).max()) <= least:
+            return None
+        self.reported[index] = corners
+        return corners
