@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ from tracker.evidence import (
     ObservationError,
     TableEvidence,
     miss_cost,
+    slot_index,
     table_evidence,
 )
 from tracker.explain import IllegalMove, InvalidDeal
@@ -102,6 +104,8 @@ class _RegionWatch:
     elements: dict = field(default_factory=dict)
     # The same for a board's places and its wall ("wall"), covered or not (see MoveTracker._seen_through).
     held: dict = field(default_factory=dict)
+    # A board's places: place -> (whether a tile or the marker is read there, since when), while uncovered.
+    occupied: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -323,7 +327,10 @@ class MoveTracker:
         """A board in view, with each pattern-line slot and floor space whose reading changed within the rest time
         turned into no evidence (its own stability: a slot vision reads one way, then another, frame after frame
         must not keep the whole board from counting; a tile just put down counts once it has rested). A slot that
-        reads as before a cover was at rest all along, as a region is."""
+        reads as before a cover was at rest all along, as a region is. A place read as a tile all along, but now one
+        colour, now another, has rested as a tile of no colour seen (_BoardPlaces.tile): recorded tuning game 704
+        (3 players, gray), a white tile on pattern line 1 read white, then blue, each at 1.00, frame after frame for
+        5 s after it was laid; the move was never committed and the round stalled."""
         board = _BoardPlaces(ev)
         for key, dists, j in board.places:
             if dists[j] == NO_SLOT_EVIDENCE:
@@ -334,8 +341,15 @@ class MoveTracker:
             seen = watch.elements.get(key)
             if seen is None or seen[0] != reading:
                 watch.elements[key] = seen = (reading, now)
+            tile = reading != slot_index(EMPTY)
+            since = watch.occupied.get(key)
+            if since is None or since[0] != tile:
+                watch.occupied[key] = since = (tile, now)
             if now - seen[1] < rest - REST_TOLERANCE:
-                board.forget(key, dists, j)
+                if tile and now - since[1] >= rest - REST_TOLERANCE:
+                    board.tile(key, dists, j)
+                else:
+                    board.forget(key, dists, j)
         return board.evidence()
 
     def _steady_counts(self, watch: _RegionWatch, ev: CountEvidence, now: float, rest: float) -> CountEvidence:
@@ -1191,6 +1205,15 @@ class _BoardPlaces:
     def forget(self, key: tuple, dists: list, j: int) -> None:
         dists[j] = NO_SLOT_EVIDENCE
         self._signature[key[0] if key[0] != "floor" else WALL_SIZE][j] = None
+
+    def tile(self, key: tuple, dists: list, j: int) -> None:
+        """A place read as holding a tile (or the marker), whatever it is: every piece alike, as likely in all as
+        vision says a piece is there."""
+        dist = dists[j]
+        empty = dist[slot_index(EMPTY)]
+        piece = math.log(max(1e-12, 1.0 - math.exp(empty)) / (SLOT_VALUES - 1))
+        dists[j] = tuple(empty if v == slot_index(EMPTY) else piece for v in range(SLOT_VALUES))
+        self._signature[key[0] if key[0] != "floor" else WALL_SIZE][j] = SLOT_VALUES  # no value: some piece
 
     def evidence(self, **changes) -> BoardEvidence:
         return dataclasses.replace(

@@ -95,8 +95,8 @@ def _argmax(dist: tuple[float, ...]) -> int:
 
 def _misread(dist: tuple[float, ...], item: int) -> bool:
     """Whether a slot or floor space predicted to hold `item` reads likeliest as something else (a place without
-    evidence, every value alike, never does)."""
-    return max(dist) != min(dist) and _argmax(dist) != slot_index(item)
+    evidence, every value alike, never does; nor does one read as a piece of any kind, when `item` is one)."""
+    return max(dist) != min(dist) and dist[slot_index(item)] < max(dist)
 
 
 def board_misfits(board: BoardModel, ev: BoardEvidence, before: BoardModel | None = None,

@@ -670,6 +670,21 @@ def test_a_slot_vision_reads_two_ways_frame_after_frame_does_not_keep_its_board_
     assert game.state == truth
 
 
+def test_a_tile_vision_reads_one_colour_then_another_frame_after_frame_counts_as_a_tile():
+    # Recorded tuning game 704 (3 players, gray): the white tile just laid on pattern line 1 read white, then blue,
+    # each at 1.00, frame after frame for 5 s. The slot never rested, and the move that filled it was never
+    # committed. It has rested as a tile all along: the display and the centre tell which colour was taken.
+    def seen(obs, n, player, move):
+        lines = obs["boards"][player]["pattern_lines"]
+        probs = [[{lines[r][j] if j < len(lines[r]) else "empty": 1.0} for j in range(r + 1)] for r in range(5)]
+        other = next(c for c in COLOUR_NAMES if c != COLOUR_NAMES[move.colour])
+        probs[0][0] = {other if n % 2 else COLOUR_NAMES[move.colour]: 1.0}
+        obs["boards"][player]["probabilities"] = {"pattern_lines": probs}
+
+    game, truth = _move_then_views(lambda truth: next(m for m in truth.legal_moves() if m.line == 0), seen, 10)
+    assert game.state == truth
+
+
 def test_a_pattern_line_whose_colour_vision_reads_as_another_is_one_misread_not_three():
     # Real vision (tuning seed 10): three blue tiles on a pattern line read as white in every frame (vision votes
     # one colour for a line's tiles). The display and the centre say blue was taken; the line's colour is one
