@@ -215,10 +215,13 @@ class MoveTracker:
             ev = seen
             if not walls:
                 ev = dataclasses.replace(ev, wall=NO_WALL_EVIDENCE, signature=ev.signature[:-1])
-            # The board as a whole rests when uncovered and its wall unchanged (pattern lines and floor: per element).
-            still = self._at_rest(("board", i), ev.signature[WALL_SIZE + 1:], ev.occluded, now, rest)
+            # A board rests place by place (pattern-line slots, floor and wall spaces): as a whole, it only needs to be
+            # uncovered.
+            still = self._at_rest(("board", i), (), ev.occluded, now, rest)
             if not ev.occluded:
                 ev = self._steady_board(self._watch[("board", i)], ev, now, rest)
+                if walls:
+                    ev = self._steady_wall(self._watch[("board", i)], ev, now, rest)
             if ev.occluded or not still:
                 hidden.append(("board", i))
                 ev = dataclasses.replace(ev, occluded=True)
@@ -351,6 +354,24 @@ class MoveTracker:
                 else:
                     board.forget(key, dists, j)
         return board.evidence()
+
+    def _steady_wall(self, watch: _RegionWatch, ev: BoardEvidence, now: float, rest: float) -> BoardEvidence:
+        """A board's wall in view, with each space whose reading changed within the rest time turned into no evidence,
+        as its places are (_steady_board). The wall rested as a whole, and a space vision read now with a tile, now
+        without, held the whole board back: recorded tuning game 706 (2 players, colored), the game's last tiling
+        never committed, a wall space no tile was placed on flickering in the last frames."""
+        wall = [list(row) for row in ev.wall]
+        occupied = [list(row) for row in ev.signature[WALL_SIZE + 1]]
+        unsettled = False
+        for r, c in itertools.product(range(WALL_SIZE), repeat=2):
+            seen = watch.elements.get(("wall", r, c))
+            if seen is None or seen[0] != occupied[r][c]:
+                watch.elements["wall", r, c] = seen = (occupied[r][c], now)
+            if now - seen[1] < rest - REST_TOLERANCE:
+                wall[r][c], occupied[r][c], unsettled = (0.0, 0.0), None, True
+        if not unsettled:
+            return ev
+        return dataclasses.replace(ev, wall=_freeze(wall), signature=(*ev.signature[:WALL_SIZE + 1], _freeze(occupied)))
 
     def _steady_counts(self, watch: _RegionWatch, ev: CountEvidence, now: float, rest: float) -> CountEvidence:
         """A display or the centre in view, with each colour's count (and the centre's marker) whose reading changed

@@ -385,6 +385,26 @@ def test_a_board_seen_tiled_counts_while_a_hand_covers_it_as_the_others_finish()
     assert game.state == truth and status.alert is None
 
 
+def test_a_wall_space_read_with_a_tile_one_frame_and_without_the_next_does_not_hold_the_tiling_back():
+    # Recorded tuning game 706 (2 players, colored): in the game's last frames vision read one wall space no tile
+    # was placed on now occupied, now empty. The wall rested as a whole: the board never did, and the game's last
+    # tiling was never committed. Wall spaces rest one by one, as pattern-line slots do.
+    truth, game, rng = started(seed=9)
+    table = Table(MoveTracker(game), truth)
+    play_the_offer(truth, table, rng)
+    assert game.state == truth and truth.phase == WALL_TILING
+    before = truth.to_table()
+    truth.tile_walls()
+    tiled = truth.to_table()
+    player = next(p for p, b in enumerate(tiled["boards"]) if b["wall"] != before["boards"][p]["wall"])
+    row, column = next((r, c) for r in range(5) for c in range(5) if tiled["boards"][player]["wall"][r][c] is None)
+    for n in range(8):
+        view = copy.deepcopy(tiled)
+        view["boards"][player]["wall"][row][column] = "blue" if n % 2 else None
+        table.frames(1, table=view)
+    assert game.state == truth
+
+
 def test_an_impossible_deal_is_flagged():
     truth, game, rng = started(seed=9)
     table = Table(MoveTracker(game), truth)
