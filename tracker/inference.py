@@ -176,7 +176,7 @@ class MoveTracker:
                 tiled, _, _ = self._settle(evidence, now, self.settings.tiling_rest_seconds, walls=True)
                 done, waiting = self._wall_tiling(tiled, now)
             elif phase == DEAL:
-                done, waiting = self._deal(settled, now, evidence, unsteady)
+                done, waiting = self._deal(settled, now, evidence)
             else:
                 done, waiting = [], None
             committed += done
@@ -742,8 +742,7 @@ class MoveTracker:
         return ["wall tiling: " + ", ".join(words)], None
 
     # ---- the next round's deal ---------------------------------------------------------------------
-    def _deal(self, evidence: TableEvidence, now: float, raw: TableEvidence, unsteady: frozenset[Region]
-              ) -> tuple[list[str], str | None]:
+    def _deal(self, evidence: TableEvidence, now: float, raw: TableEvidence) -> tuple[list[str], str | None]:
         """Read the refill. Players often start taking tiles the moment the displays are full, so each display's
         clearest reading seen at rest with tiles on it is kept: the deal is what they held, even if one has
         since been taken from. A wrong deal would derail the whole round, so every display must have been
@@ -772,20 +771,20 @@ class MoveTracker:
                 continue
             if j in self._deal_seen and sum(f.counts) < sum(self._deal_seen[j].counts):
                 self._deal_taken = True
-            if sum(f.counts):
+            if sum(f.counts) and ("factory", j) in self._through:
+                # Counted through a cover flag, it has read so in every frame for a second (vision gives a covered
+                # display no confidence: only votes can settle it): each of those frames is a vote.
                 votes = self._deal_votes.setdefault(j, Counter())
-                votes[f.counts] += 1
-                if ("factory", j) in self._through:
-                    # Counted through a cover flag, it has read so in every frame for a second (vision gives a
-                    # covered display no confidence: only votes can settle it): each of those frames is a vote.
-                    votes[f.counts] = max(votes[f.counts], self._watch["factory", j].held["counts"][2])
+                votes[f.counts] = max(votes[f.counts], self._watch["factory", j].held["counts"][2])
             if sum(f.counts) and (j not in self._deal_seen or f.log_miss <= self._deal_seen[j].log_miss):
                 self._deal_seen[j] = f  # log_miss falls as vision is surer of the count
-        for kind, j in unsteady:
-            # Uncovered, but read differently from frame to frame (a tile vision sees one frame in two): each
-            # reading is a vote, never the display's clearest reading.
-            if kind == "factory" and sum(raw.factories[j].counts):
-                self._deal_votes.setdefault(j, Counter())[raw.factories[j].counts] += 1
+        for j, f in enumerate(raw.factories):
+            # Every reading of an uncovered display with tiles is a vote, at rest or not: one read differently from
+            # frame to frame (a tile vision sees one frame in two), or flagged covered every other frame with no hand
+            # over it (recorded tuning game 710: display 5 through the first round's deal and first move), never
+            # rests. A vote is never the display's clearest reading.
+            if not f.occluded and sum(f.counts):
+                self._deal_votes.setdefault(j, Counter())[f.counts] += 1
         unsure = [j for j, f in sorted(self._deal_seen.items()) if f.log_miss > DEAL_LOG_MISS]
         unseen = [j for j in range(len(state.factories)) if j not in self._deal_seen]
         settled = self._settled_readings(unsure + unseen) if expected == 4 * len(state.factories) else {}

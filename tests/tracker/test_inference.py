@@ -1152,6 +1152,37 @@ def test_a_display_flagged_covered_all_round_is_dealt_from_the_frames_it_read_th
     assert game.state == truth
 
 
+def test_a_display_flagged_covered_every_other_frame_and_read_a_tile_short_now_and_then_is_dealt_once_play_begins():
+    # Recorded tuning game 710 (3 players, gray): vision flagged display 5 covered every other frame with no hand
+    # over it, and read it whole or a tile short in the frames between: it never rested, so it was never read at
+    # rest, nor unsteady (uncovered for the rest time), and its readings were no votes. The round's deal was never
+    # made. Every uncovered reading of a display is a vote, at rest or not.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(31))
+    tracker = MoveTracker(game)
+    t, n = 0.0, 0
+
+    def feed(frames: int, occluded=()):
+        nonlocal t, n
+        for _ in range(frames):
+            t, n = t + 1 / FPS, n + 1
+            flagged = {("factory", 1)} if n % 2 else set()
+            obs = observe(truth.to_table(), {*occluded, *flagged})
+            shown = obs["factories"][1]
+            if n % 4 == 2:
+                shown["counts"] = _miss_a_tile(every=1)(shown["counts"], n)
+            shown["confidence"] = 0.2 if n % 2 else 0.6
+            tracker.observe(obs, t)
+
+    feed(12)
+    first = next(m for m in truth.legal_moves() if m.source == 0)
+    feed(3, regions_of(truth, first, truth.current_player))
+    truth.play(first)
+    feed(12)
+    assert game.state == truth
+
+
 def test_a_display_read_a_tile_short_now_and_then_is_dealt_whole_once_play_begins():
     # A real look: a white tile on the display's rosette seen one frame in two, the display never at rest. The
     # readings agree with one 4-tile content only; and tiles in the centre say play has begun, although the
