@@ -438,13 +438,18 @@ def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
     lit = look.setup_lit * stack.print_gain
     glare = np.zeros(len(stack.spot))
     glared = []
-    for k, (reader, (amount, gleam, cream_amount, slope)) in enumerate(zip(boards, _glares(stack, look, occupancy, n))):
+    glares = _glares(stack, look, occupancy, n)
+    gains = [reader._print_gain(amount, bool(reader.spot.any())) for reader, (amount, *_) in zip(boards, glares)]
+    walls = _wall_glares(look, np.flatnonzero(stack.gray_again & (occupancy > 0.5)), np.concatenate(gains), n,
+                         glares)
+    for k, (reader, (amount, gleam, cream_amount, slope), gain) in enumerate(zip(boards, glares, gains)):
         spot = bool(reader.spot.any())
         glare[k * n:(k + 1) * n] = amount * (1 + gleam)
-        if amount or spot:
-            r = slice(k * n, (k + 1) * n)
-            gain = reader._print_gain(amount, spot)
+        r = slice(k * n, (k + 1) * n)
+        wall_amount = walls[k]
+        if amount or spot or wall_amount:
             here = np.full(n, amount, np.float32)
+            here[stack.gray_again[r]] = wall_amount
             if slope.any():
                 # The glare across the board at its cream spaces, whose tiles it was fitted on (the wall lies
                 # beyond them, and the gray side's tiles were read worse with it): each one's gain is its
@@ -467,6 +472,27 @@ def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
     if len(raised):
         log_likelihood[raised] = _log_likelihood(lit[raised].astype(np.float32), look.clipped[raised])
     return centre_lab, log_likelihood, glare
+
+
+def _wall_glares(look: _Look, rows: np.ndarray, gains: np.ndarray, n: int,
+                 glares: list[tuple[float, float, float, np.ndarray]]) -> list[float]:
+    """Each board's glare over its gray wall's tiles (`rows`, board after board; `gains` (B*N, 3) each space's
+    to the print's light), fitted on them as _glares fits the board's on its cream spaces' tiles, with the
+    board's gleam; the board's own glare where its wall holds none (or is the colored side). The lamp's
+    reflection can lie over the wall more than over the cream spaces: read with the board's glare, such a gray
+    wall read its black tiles white and its blue ones white or black. The boards' tiles are tried together."""
+    amounts = [amount for amount, *_ in glares]
+    if not len(rows):
+        return amounts
+    board = rows // n
+    gleam = np.array([gleam for _, gleam, *_ in glares], np.float32)[board]
+    steps = GLARE_STEPS[:, None, None] * (1 + gleam)[:, None]
+    lit = np.clip((look.setup_lit[rows] - steps) * gains[rows], 0.0, 255.0).astype(np.float32)
+    fits = np.maximum(_log_likelihood(lit, look.clipped[rows]).max(axis=-1), -30.0)  # (steps, tiles)
+    starts = np.flatnonzero(np.diff(board, prepend=-1))  # each board's first tile
+    for k, fit in zip(board[starts], np.add.reduceat(fits, starts, axis=1).T):
+        amounts[k] = float(GLARE_STEPS[int(np.argmax(fit - GLARE_COST * GLARE_STEPS))])
+    return amounts
 
 
 def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray,

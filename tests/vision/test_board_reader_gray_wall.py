@@ -24,3 +24,14 @@ def test_pale_tiles_on_the_gray_wall_read_as_tiles():
     # Tuning seed 403 (gray walls, 640x480, matte tiles), frame 0: two white tiles on board 3's wall, (0, 1) and
     # (2, 2), changed their gray print too little to read as tiles before; against the board's own tiles they do.
     assert _walls_read_right(403)
+
+
+def test_tiles_on_a_gray_wall_under_the_lamps_reflection_read_their_colours():
+    # Tuning seed 16 (gray walls, 1280x720, classic tiles, glare 0.44): the lamp's reflection lies over board 0's
+    # wall more than over its pattern lines and floor, where the board's glare is fitted; read with that glare
+    # its black and blue tiles read white (7 wall spaces over 4 frames). The wall's own glare reads them right.
+    wrong = 0
+    for rec, view, frame in bench_frames(16, 4, variant="gray"):
+        got, want = rec.recognize(frame.image)["boards"][0]["wall"], view["boards"][0]["wall"]
+        wrong += sum(g != w for row, truth in zip(got, want) for g, w in zip(row, truth))
+    assert wrong == 0
