@@ -146,6 +146,8 @@ class MoveTracker:
     _searched_since: int = -1
     # The last re-check of the round's deal: (events in the log, displays seen taken from, what was in view, when).
     _deal_rechecked: tuple = (None, None, None, float("-inf"))
+    # The last re-check of the round's last moves: (events in the log, what was in view, when, why it was unsure).
+    _rechecked: tuple = (None, None, float("-inf"), None)
 
     @property
     def state(self) -> GameState:
@@ -429,7 +431,7 @@ class MoveTracker:
         best, runner_up = _best_two(hypotheses, scorer)
         committed_table = hypotheses[0].table
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
-            recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady)
+            recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady, now)
             if not recheck and not unsure:
                 recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady, now)
             if not recheck and not unsure:
@@ -630,12 +632,27 @@ class MoveTracker:
                     f"(a move not seen?)")
         return None
 
-    def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float, unsteady: frozenset[Region]
-                 ) -> tuple[list[str], str | None]:
+    def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float, unsteady: frozenset[Region],
+                 now: float) -> tuple[list[str], str | None]:
         """Nothing from the committed state explains this clear view: were the last one or two committed moves
         misread? If moves from before them explain everything in view, replace them (a logged correction).
         Returns what was corrected, or why nothing was although a correction is due: two move histories from
         before them end at this table and nothing seen tells which was played."""
+        record = self.game.record
+        # A stalled view is searched again and again: the last moves are re-checked when a region or place has come
+        # into view since the last re-check, or after a while (two deeper searches each time: half the tracker's
+        # time in stalled recorded tuning games 702 and 710).
+        in_view = _in_view(evidence)
+        events, last_view, last_at, last_unsure = self._rechecked
+        if events == len(record.events) and now - last_at < RECHECK_INTERVAL and _nothing_new(in_view, last_view):
+            return [], last_unsure
+        corrected, unsure = self._recheck_moves(evidence, scorer, best_now, unsteady)
+        self._rechecked = (len(record.events), in_view, now, unsure)
+        return corrected, unsure
+
+    def _recheck_moves(self, evidence: TableEvidence, scorer: Scorer, best_now: float, unsteady: frozenset[Region]
+                       ) -> tuple[list[str], str | None]:
+        """_recheck's search."""
         state = self.state
         record = self.game.record
         for back in (1, 2):
@@ -1106,6 +1123,8 @@ DEAL_VOTES, GUESS_VOTES, DEAL_AGREEMENT = 5, 10, 0.8
 # A stalled view with nothing new in it is re-checked against other deals at most this often (seconds): it costs a
 # search per content (up to 16 a display taken from).
 DEAL_RECHECK_INTERVAL = 1.0
+# The same for a re-check of the round's last moves (MoveTracker._recheck): up to two searches 2 and 3 moves deep.
+RECHECK_INTERVAL = 1.0
 # Distinct views kept since the last commit: enough for the few moves the camera may miss and a misread or two on
 # the way, bounded so a long wait keeps memory flat.
 SEEN_VIEWS = 12

@@ -888,6 +888,33 @@ def test_a_stalled_view_is_not_searched_again_each_time_a_flag_comes_back(monkey
     assert game.state == truth
 
 
+def test_a_stalled_view_re_checks_the_last_moves_once_a_second_not_on_every_frame(monkeypatch):
+    # Recorded tuning games 702 and 710, stalled (a board vision lost after a nudge; a guessed deal no view fitted):
+    # each frame with a region newly in view re-checked the last moves, two searches 2 and 3 moves deep, half the
+    # tracker's time. The same view is re-checked once a second, and at once when something comes into view.
+    import tracker.inference as inference
+
+    truth, game, _ = started(players=2, seed=5)
+    tracker = MoveTracker(game)
+    m = truth.legal_moves()[0]
+    truth.play(m)
+    game.play(m)
+    view = inference.table_evidence(observe(truth.to_table(), occluded={("factory", 2)}))
+    searches = []
+    real_search = inference.legal_hypotheses
+    monkeypatch.setattr(inference, "legal_hypotheses", lambda *a, **k: searches.append(1) or real_search(*a, **k))
+
+    def recheck(evidence, now):
+        tracker._recheck(evidence, inference.Scorer(evidence), 0.0, frozenset(), now)
+        return len(searches)
+
+    first = recheck(view, 1.0)
+    assert first and recheck(view, 1.5) == first
+    second = recheck(view, 2.0)
+    assert second > first and recheck(view, 2.05) == second
+    assert recheck(inference.table_evidence(observe(truth.to_table())), 2.1) > second  # display 3 came into view
+
+
 def test_a_board_flagged_covered_with_no_hand_over_it_counts_once_it_has_read_the_same_for_a_while():
     # Real vision (recorded tuning game 600, 2 players, colored): board 1 flagged covered with no hand over it from
     # the round's fifth move to its tiling, read right all along. No move onto it was ever seen: the game stalled.
