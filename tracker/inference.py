@@ -835,9 +835,8 @@ class MoveTracker:
             seen = expected
         if seen != expected or any(sum(c) > 4 for c in readings):
             return [], f"waiting for the factory displays to be refilled ({seen} of {expected} tiles seen)"
-        deal = [[c for c in range(5) for _ in range(counts[c])] for counts in readings]
         try:
-            self.game.deal(deal, unseen_tile)
+            self.game.deal(_deal_of(readings), unseen_tile)
         except RecordError as err:
             if self.alert is None or self.alert.reason != str(err):
                 self.alert = Alert(None, "deal", f"this deal is impossible: {err}", now)
@@ -925,14 +924,19 @@ class MoveTracker:
         total = sum(votes.values())
         if sum(reading) != 3 or total < GUESS_VOTES:
             return None
-        pool = [b + lid for b, lid in zip(self.state.bag, self.state.lid)]
+        bag, lid = self.state.bag, self.state.lid
+        # The bag gives the whole deal when it holds enough (recorded tuning game 710, round 5: the bag's last 6
+        # black tiles were on the other displays, and a seventh guessed from the lid made a deal the rules reject,
+        # for the rest of the game); the lid is poured in only once the bag is empty.
+        pool = list(bag) if sum(bag) >= 4 * len(completed) else [b + n for b, n in zip(bag, lid)]
         for k, counts in enumerate(completed):
             if k != j:
                 pool = [p - n for p, n in zip(pool, counts)]
         options = []
         for colour in range(5):
             content = tuple(n + (c == colour) for c, n in enumerate(reading))
-            if _agreed(votes, content) and all(p >= n for p, n in zip(pool, content)):
+            if _agreed(votes, content) and all(p >= n for p, n in zip(pool, content)) and self._dealable(
+                    [content if k == j else counts for k, counts in enumerate(completed)]):
                 options.append((pool[colour], colour))
         if not options:
             return None
@@ -940,6 +944,14 @@ class MoveTracker:
         guess = options[0][1]
         return (tuple(n + (c == guess) for c, n in enumerate(reading)),
                 {"factory": j, "colors": [COLOUR_NAMES[c] for _, c in options]})
+
+    def _dealable(self, displays: list[tuple[int, ...]]) -> bool:
+        """Whether the bag and lid can give these displays (per display, counts per colour)."""
+        try:
+            self.state.copy().deal(_deal_of(displays))
+        except InvalidDeal:
+            return False
+        return True
 
     def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float,
                       unsteady: frozenset[Region], now: float) -> list[str]:
@@ -1034,8 +1046,7 @@ class MoveTracker:
         scorer = Scorer(evidence)
         scored: list[tuple[float, list, Hypothesis]] = []
         for content in _contents(missing):
-            deal = [[c for c in range(5) for _ in range(counts[c])] for counts in readings]
-            deal[hidden] = [c for c in range(5) for _ in range(content[c])]
+            deal = _deal_of([content if j == hidden else counts for j, counts in enumerate(readings)])
             dealt = state.copy()
             try:
                 dealt.deal(deal)
@@ -1093,6 +1104,11 @@ class MoveTracker:
         """A person's correction: replace the last `replace` game events with `events` (it goes into the log)."""
         self.game.correct(replace, events, reason)
         self.alert = None
+
+
+def _deal_of(displays: list[tuple[int, ...]]) -> list[list[int]]:
+    """A deal's tiles per display, from its counts per colour."""
+    return [[c for c in range(5) for _ in range(counts[c])] for counts in displays]
 
 
 def _contents(tiles: int) -> list[tuple[int, ...]]:

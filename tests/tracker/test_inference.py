@@ -1068,13 +1068,23 @@ def _miss_a_tile(every: int):
     return misread
 
 
-def _unsure_display_game(misread=None, seen_at_rest_first: bool = True):
+def _unsure_display_game(misread=None, seen_at_rest_first: bool = True, rounds_before: int = 0):
     """A 2-player deal where vision reads display 2 but never surely (`misread` changes the reading of frame n);
-    the first player then takes from display 1. Without `seen_at_rest_first`, play begins at once. Returns the
-    true game, the tracked one, the last status and a function that feeds the tracker more frames."""
+    the first player then takes from display 1. Without `seen_at_rest_first`, play begins at once; with
+    `rounds_before`, the deal is that many rounds of random legal moves into the game (logged, not watched).
+    Returns the true game, the tracked one, the last status and a function that feeds the tracker more frames."""
     truth = new_game(2)
     game = Game.new(2)
-    truth.deal_random(random.Random(31))
+    rng = random.Random(31)
+    for _ in range(rounds_before):
+        game.deal(truth.deal_random(rng))
+        while truth.phase == OFFER:
+            m = rng.choice(truth.legal_moves())
+            truth.play(m)
+            game.play(m)
+        truth.tile_walls()
+        game.tile_walls()
+    truth.deal_random(rng)
     tracker = MoveTracker(game)
     clock = {"t": 0.0, "n": 0}
 
@@ -1235,6 +1245,16 @@ def test_a_display_always_read_a_tile_short_is_dealt_with_a_guess_that_the_move_
     assert game.state == truth
     assert [e["reason"] for e in game.record.events if e["type"] == "correction"] == [
         "factory display 2 held 1 blue, 2 yellow, 1 white, as the move that took from it shows"]
+
+
+def test_the_tile_guessed_on_a_display_always_read_a_tile_short_is_one_the_bag_still_holds():
+    # Recorded tuning game 710 (3 players, gray), round 5: the tile was guessed from the bag and the lid together,
+    # but the bag held enough for the whole deal and its last black tiles lay on the other displays; the deal with
+    # a black tile more, which the rules reject, was tried for the rest of the game. Round 5 of a 2-player game
+    # deals the bag's last 20 tiles: the tile never seen can only be the one the bag has left.
+    truth, game, _, _ = _unsure_display_game(_miss_a_tile(every=1), rounds_before=4)
+    assert truth.round == 5 and sum(truth.bag) == 0 and sum(truth.lid)
+    assert game.state == truth
 
 
 def test_a_display_taken_from_before_it_was_seen_is_read_from_the_move_though_the_marker_is_missed():
