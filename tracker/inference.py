@@ -31,6 +31,7 @@ from tracker.evidence import (
 from tracker.explain import IllegalMove, InvalidDeal
 from tracker.game import Game
 from tracker.hypotheses import (
+    EXTRA_MOVE_PRIOR,
     Hypothesis,
     changed_regions,
     histories_like,
@@ -121,6 +122,8 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
+    # The displays vision has read with tiles at better than even odds this deal (LEGIBLE_LOG_MISS).
+    _deal_legible: set[int] = field(default_factory=set)
     # The regions the last _settle counted in view though vision flagged them covered (_seen_through,
     # _counted_through).
     _through: frozenset = frozenset()
@@ -144,8 +147,11 @@ class MoveTracker:
     # The views searched undecided since the game log last changed (_view_signature; at most SEARCHED_VIEWS).
     _searched: set = field(default_factory=set)
     _searched_since: int = -1
-    # The last re-check of the round's deal: (events in the log, displays seen taken from, what was in view, when).
-    _deal_rechecked: tuple = (None, None, None, float("-inf"))
+    # The last re-check of the round's deal: (events in the log, displays seen taken from, the boards' readings, what
+    # was in view, when).
+    _deal_rechecked: tuple = (None, None, None, None, float("-inf"))
+    # The round's display whose tiles were all guessed at the deal, if any: (events in the log, display or None).
+    _washed_out: tuple = (None, None)
     # The last re-check of the round's last moves: (events in the log, what was in view, when, why it was unsure).
     _rechecked: tuple = (None, None, float("-inf"), None)
 
@@ -398,6 +404,7 @@ class MoveTracker:
                raw: TableEvidence | None = None) -> tuple[list[str], str | None]:
         """`raw`: the view as vision read it, walls and all (see _tiled_after)."""
         state = self.state
+        evidence = self._unguessed(evidence)
         scorer = Scorer(evidence)
         committed = table_model(state)
         self._remember(evidence)  # even as committed: a re-check of the last move may need it
@@ -507,6 +514,23 @@ class MoveTracker:
             self.game.play(move)
         self.alert = None
         return [described], None
+
+    def _unguessed(self, evidence: TableEvidence) -> TableEvidence:
+        """The view with a display whose tiles were all guessed at the deal (_guess_display: vision read it no way)
+        turned into no evidence while it holds them: vision reads it wrong, some colours surely (recorded tuning
+        game 703, glare: no red at 0.83 on a display with a red tile). Read empty, it has been taken from: that
+        counts (_recheck_deal then tells what it held)."""
+        events = len(self.game.record.events)
+        if self._washed_out[0] != events:
+            deal = next((e for e in reversed(self.game.record.events_in_force()) if e["type"] == "deal"), {})
+            unseen = deal.get("unseen")
+            self._washed_out = (events, unseen["factory"] if unseen and unseen.get("tiles") == 4 else None)
+        j = self._washed_out[1]
+        if j is None or not self.state.factories[j] or not sum(evidence.factories[j].counts):
+            return evidence
+        factories = list(evidence.factories)
+        factories[j] = dataclasses.replace(factories[j], occluded=True)
+        return dataclasses.replace(evidence, factories=tuple(factories))
 
     def _undecided(self, view: tuple) -> None:
         """Remember a view whose search could not decide: what it reads says so however long it lasts (unlike a
@@ -768,6 +792,7 @@ class MoveTracker:
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
+            self._deal_legible = set()
         ahead, persisting = self._walls_ahead(evidence, now)
         if ahead >= MISSED_TILING_TILES:
             # Walls change only at a tiling: these displays may be a later round's refill (the tracker was stopped or
@@ -802,6 +827,8 @@ class MoveTracker:
             # rests. A vote is never the display's clearest reading.
             if not f.occluded and sum(f.counts):
                 self._deal_votes.setdefault(j, Counter())[f.counts] += 1
+                if f.log_miss < LEGIBLE_LOG_MISS:
+                    self._deal_legible.add(j)
         unsure = [j for j, f in sorted(self._deal_seen.items()) if f.log_miss > DEAL_LOG_MISS]
         unseen = [j for j in range(len(state.factories)) if j not in self._deal_seen]
         settled = self._settled_readings(unsure + unseen) if expected == 4 * len(state.factories) else {}
@@ -823,11 +850,15 @@ class MoveTracker:
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         seen = sum(sum(c) for c in readings)
         unseen_tile = None
-        if expected == 4 * len(state.factories) and not unseen and (unsure or any(sum(c) != 4 for c in readings)):
+        # A display never read at rest, but read with tiles again and again (glare washes it out: vision reads it a
+        # different way each frame), is as unclear as one read unsurely.
+        washed_out = len(unseen) == 1 and sum(self._deal_votes.get(unseen[0], Counter()).values()) >= GUESS_VOTES
+        if expected == 4 * len(state.factories) and (not unseen or washed_out) and (
+                unsure or any(sum(c) != 4 for c in readings)):
             completed, unclear = self._full_displays(settled)
             unclear = sorted({*unclear, *unsure})
             if unclear:
-                guess = self._guess_display(completed, unclear)
+                guess = self._guess_display(completed, unclear, raw)
                 if guess is None:
                     return [], f"waiting for a clearer view of factory display {unclear[0] + 1}"
                 completed[unclear[0]], unseen_tile = guess
@@ -843,8 +874,9 @@ class MoveTracker:
             return [], None
         self.alert = None
         if unseen_tile is not None:
-            return [f"round {self.state.round} dealt (one tile of factory display {unseen_tile['factory'] + 1} was "
-                    f"never seen: the move that takes from it will tell its colour)"], None
+            what = "its tiles were" if unseen_tile.get("tiles") == 4 else "one tile of it was"
+            return [f"round {self.state.round} dealt (factory display {unseen_tile['factory'] + 1}: {what} never "
+                    f"read surely; the move that takes from it will tell)"], None
         return [f"round {self.state.round} dealt"], None
 
     def _walls_ahead(self, evidence: TableEvidence, now: float) -> tuple[int, int]:
@@ -896,7 +928,11 @@ class MoveTracker:
             if j in settled:
                 out.append(settled[j])
                 continue
-            f = self._deal_seen[j]
+            f = self._deal_seen.get(j)
+            if f is None:  # never read at rest (see _deal: washed out)
+                out.append((0,) * 5)
+                unclear.append(j)
+                continue
             if sum(f.counts) == 4:
                 out.append(f.counts)
                 continue
@@ -909,20 +945,22 @@ class MoveTracker:
             out.append(ranked[0])
         return out, unclear
 
-    def _guess_display(self, completed: list[tuple[int, ...]], unclear: list[int]
+    def _guess_display(self, completed: list[tuple[int, ...]], unclear: list[int], evidence: TableEvidence
                        ) -> tuple[tuple[int, ...], dict] | None:
-        """Play has begun and one display is still read a tile short every time (a tile vision never sees, such
-        as a white one on the display's rosette): waiting would stall the round. It is dealt with the colour the
-        bag most likely gave, the other colours its readings agree with kept: the view after the move that
-        takes from it tells which it was (_recheck_deal). The deal's `unseen` field says so in the log, so that
-        a restarted tracker still knows."""
+        """Play has begun and one display is still unclear: waiting would stall the round. If it is read a tile
+        short every time (a tile vision never sees, such as a white one on the display's rosette), it is dealt with
+        the colour the bag most likely gave, the other colours its readings agree with kept; if vision never read
+        it at better than even odds (glare washes it out), with the 4 tiles its readings and the bag most likely
+        give. The view after the move that takes
+        from it tells what it held (_recheck_deal). The deal's `unseen` field says so in the log, so that a
+        restarted tracker still knows."""
         if not self._deal_taken or len(unclear) != 1:
             return None
         j = unclear[0]
-        reading = self._deal_seen[j].counts
+        seen = self._deal_seen.get(j)
+        reading = seen.counts if seen is not None else (0,) * 5
         votes = self._deal_votes.get(j, Counter())
-        total = sum(votes.values())
-        if sum(reading) != 3 or total < GUESS_VOTES:
+        if sum(votes.values()) < GUESS_VOTES:
             return None
         bag, lid = self.state.bag, self.state.lid
         # The bag gives the whole deal when it holds enough (recorded tuning game 710, round 5: the bag's last 6
@@ -932,18 +970,30 @@ class MoveTracker:
         for k, counts in enumerate(completed):
             if k != j:
                 pool = [p - n for p, n in zip(pool, counts)]
+
+        def dealable(content: tuple[int, ...]) -> bool:
+            return all(p >= n for p, n in zip(pool, content)) and self._dealable(
+                [content if k == j else counts for k, counts in enumerate(completed)])
+
         options = []
-        for colour in range(5):
+        for colour in range(5 if sum(reading) == 3 else 0):
             content = tuple(n + (c == colour) for c, n in enumerate(reading))
-            if _agreed(votes, content) and all(p >= n for p, n in zip(pool, content)) and self._dealable(
-                    [content if k == j else counts for k, counts in enumerate(completed)]):
+            if _agreed(votes, content) and dealable(content):
                 options.append((pool[colour], colour))
-        if not options:
+        if options:
+            options.sort(reverse=True)
+            guess = options[0][1]
+            return (tuple(n + (c == guess) for c, n in enumerate(reading)),
+                    {"factory": j, "colors": [COLOUR_NAMES[c] for _, c in options]})
+        if j in self._deal_legible or evidence.factories[j].occluded or not sum(evidence.factories[j].counts):
+            # Read at some confidence, it may yet be read clearly (or taken from first: what it held is what that
+            # move took, see _deal_with_hidden_display); taken from already or not in view, the first move from it
+            # says what it held.
             return None
-        options.sort(reverse=True)
-        guess = options[0][1]
-        return (tuple(n + (c == guess) for c, n in enumerate(reading)),
-                {"factory": j, "colors": [COLOUR_NAMES[c] for _, c in options]})
+        # The content most readings agree with, then the likeliest draw from the bag.
+        contents = sorted((c for c in _FOUR if dealable(c)), key=lambda c: (
+            sum(n for r, n in votes.items() if _short_of(r, c)), _draws(pool, c), c), reverse=True)
+        return (contents[0], {"factory": j, "tiles": 4}) if contents else None
 
     def _dealable(self, displays: list[tuple[int, ...]]) -> bool:
         """Whether the bag and lid can give these displays (per display, counts per colour)."""
@@ -970,29 +1020,30 @@ class MoveTracker:
         back = len(events) - start
         logged = events[start]["factories"]
         unseen = events[start].get("unseen")
+        # A display whose tiles were all guessed (washed out by glare, read a different way each frame).
+        washed_out = unseen["factory"] if unseen and unseen.get("tiles") == 4 else None
         # Taken from since the view's last commit: empty now (a display is emptied whole; a tile or two read there
-        # is a misread) while the log still has its tiles there.
+        # is a misread; a washed-out display is read so while full: it must read empty) while the log still has
+        # its tiles there.
         taken = tuple(j for j, f in enumerate(evidence.factories)
-                      if state.factories[j] and not f.occluded and sum(f.counts) < 3)
+                      if state.factories[j] and not f.occluded and sum(f.counts) < (1 if j == washed_out else 3))
         if not taken:
             return []
         # A stalled view is searched again and again (a board misread): the deal is re-checked when a place has come
         # to rest since it last was, or after a while.
         in_view = _in_view(evidence)
+        boards = _view_signature(evidence)[0]
         *last, last_view, last_at = self._deal_rechecked
-        if last == [len(events), taken] and now - last_at < DEAL_RECHECK_INTERVAL and (
+        if last == [len(events), taken, boards] and now - last_at < DEAL_RECHECK_INTERVAL and (
                 _nothing_new(in_view, last_view) or now - last_at < self.settings.rest_seconds - REST_TOLERANCE):
             return []
-        self._deal_rechecked = (len(events), taken, in_view, now)
+        self._deal_rechecked = (len(events), taken, boards, in_view, now)
         before = record.state_before(back)
-        options = []
+        replays = []
         for display in taken:
-            held = logged[display]
-            for was, instead in itertools.product(sorted(set(held)), COLOUR_NAMES):
-                if instead == was:
-                    continue
+            for content in _other_contents(logged[display], whole=display == washed_out):
                 deal = [list(f) for f in logged]
-                deal[display][held.index(was)] = instead
+                deal[display] = content
                 replayed = before.copy()
                 try:
                     replayed.deal(deal)
@@ -1000,21 +1051,33 @@ class MoveTracker:
                         replayed.play(Move.from_json(e), e["player"])
                 except (InvalidDeal, IllegalMove):
                     continue
-                # One move since (two from a display dealt with a guessed tile): each content costs a search.
-                depth = 2 if unseen and unseen["factory"] == display else 1
+                replays.append((display, deal, replayed))
+
+        def options(guessed_depth: int) -> list[tuple]:
+            found = []
+            for display, deal, replayed in replays:
+                # One move since (two from a display dealt with a guess): each content costs a search.
+                depth = guessed_depth if unseen and unseen["factory"] == display else 1
                 best = max(legal_hypotheses(replayed, scorer, depth=depth), key=lambda h: _score(h, scorer))
-                options.append((_score(best, scorer), display, deal, best, replayed))
-        if not options:
+                found.append((_score(best, scorer), display, deal, best, replayed))
+            return sorted(found, key=lambda o: o[0], reverse=True)
+
+        # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
+        # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
+        found = options(1)
+        if found and unseen and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
+                                 or -EXTRA_MOVE_PRIOR < self.settings.margin):
+            found = options(2)
+        if not found:
             return []
-        options.sort(key=lambda o: o[0], reverse=True)
-        score, display, deal, best, replayed = options[0]
+        score, display, deal, best, replayed = found[0]
         if len(best.moves) > 1:
             best, _, told_apart = self._history(replayed, best, scorer)
             if told_apart < self.settings.margin:
                 return []  # two orders of the moves since end here, and nothing seen tells which
         if (
             scorer.table(best.table) < max_loglik(evidence) - 1e-9
-            or (len(options) > 1 and score - options[1][0] < self.settings.margin)
+            or (len(found) > 1 and score - found[1][0] < self.settings.margin)
             or score - best_now < self.settings.margin
             or self._hidden(evidence, table_model(replayed), best, unsteady)
         ):
@@ -1106,6 +1169,16 @@ class MoveTracker:
         self.alert = None
 
 
+def _other_contents(held: list[str], whole: bool) -> list[list[str]]:
+    """What a display logged as holding `held` (colour names) may have held instead: every content one tile's colour
+    away, or with `whole` (its tiles all guessed), every other 4-tile content."""
+    if whole:
+        return [[COLOUR_NAMES[c] for c in tiles] for tiles in _deal_of(_FOUR) if sorted(tiles) != sorted(
+            COLOUR_NAMES.index(c) for c in held)]
+    return [[instead if k == held.index(was) else c for k, c in enumerate(held)]
+            for was, instead in itertools.product(sorted(set(held)), COLOUR_NAMES) if instead != was]
+
+
 def _deal_of(displays: list[tuple[int, ...]]) -> list[list[int]]:
     """A deal's tiles per display, from its counts per colour."""
     return [[c for c in range(5) for _ in range(counts[c])] for counts in displays]
@@ -1122,6 +1195,10 @@ REST_TOLERANCE = 1e-6
 _FOUR = _contents(4)  # what a display holds after a full deal
 DEAL_CONFIDENCE = 0.85  # how sure vision must have been of a display once before its reading makes the deal
 DEAL_LOG_MISS = miss_cost(DEAL_CONFIDENCE)
+# A display vision never reads at better than even odds is washed out (glare): its readings tell nothing of what it
+# holds (recorded tuning game 703: every reading of display 2, 1 to 3 black tiles, below 0.4; a flipped colour of a
+# display read at 0.6 is still a reading, see _settled_readings).
+LEGIBLE_LOG_MISS = miss_cost(0.5)
 # How long a region vision flags covered must read the same before it counts as in view (_seen_through,
 # _counted_through).
 COVER_STEADY_SECONDS = 1.0
@@ -1152,6 +1229,11 @@ STALE_SEARCH_INTERVAL, SEARCHED_VIEWS = 1.0, 256
 def _short_of(reading: tuple[int, ...], content: tuple[int, ...]) -> bool:
     """Whether `reading` is `content`, or `content` with one tile missed."""
     return all(r <= c for r, c in zip(reading, content)) and sum(content) - sum(reading) <= 1
+
+
+def _draws(pool: list[int], content: tuple[int, ...]) -> int:
+    """In how many ways `content` (counts per colour) can be drawn from `pool`."""
+    return math.prod(math.comb(p, n) for p, n in zip(pool, content))
 
 
 def _agreed(votes: Counter, content: tuple[int, ...]) -> bool:
