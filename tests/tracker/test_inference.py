@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tracker import CENTRE, DEAL, FLOOR, GRAY, OFFER, OVER, WALL_TILING, move, new_game
 from tracker.game import Game
 from tracker.inference import MoveTracker, TrackerStatus
-from tracker.tiles import BLACK, BLUE, COLOUR_NAMES, RED, YELLOW
+from tracker.tiles import BLACK, BLUE, COLOUR_NAMES, RED, WHITE, YELLOW
 
 FPS = 10
 
@@ -1073,7 +1073,8 @@ def _unsure_display_game(misread=None, seen_at_rest_first: bool = True, rounds_b
     """A 2-player deal where vision reads display 2 but never surely (`misread` changes the reading of frame n; at
     `confidence`); the first player then takes from display 1. Without `seen_at_rest_first`, play begins at once;
     with `rounds_before`, the deal is that many rounds of random legal moves into the game (logged, not watched).
-    Returns the true game, the tracked one, the last status and a function that feeds the tracker more frames."""
+    Returns the true game, the tracked one, the last status and a function that feeds the tracker more frames (of
+    the true table, or of `table`)."""
     truth = new_game(2)
     game = Game.new(2)
     rng = random.Random(31)
@@ -1089,12 +1090,12 @@ def _unsure_display_game(misread=None, seen_at_rest_first: bool = True, rounds_b
     tracker = MoveTracker(game)
     clock = {"t": 0.0, "n": 0}
 
-    def feed(frames: int, occluded=()):
+    def feed(frames: int, occluded=(), table: dict | None = None):
         status = None
         for _ in range(frames):
             clock["t"] += 1 / FPS
             clock["n"] += 1
-            obs = observe(truth.to_table(), occluded)
+            obs = observe(table or truth.to_table(), occluded)
             shown = obs["factories"][1]
             if misread is not None:
                 shown["counts"] = misread(shown["counts"], clock["n"])
@@ -1248,15 +1249,17 @@ def test_a_display_always_read_a_tile_short_is_dealt_with_a_guess_that_the_move_
         "factory display 2 held 1 blue, 2 yellow, 1 white, as the move that took from it shows"]
 
 
+def _glare(counts: dict, n: int) -> dict:
+    """Display 2 read as 1 or 2 black tiles while it holds any (a lamp's glare washes it out), empty when empty."""
+    return {"black": 1 + n % 2} if any(counts.values()) else counts
+
+
 def test_a_display_washed_out_by_glare_is_dealt_as_a_guess_that_the_move_from_it_corrects():
     # Recorded tuning game 703 (2 players, gray): a lamp's glare washed display 2 out in every round; vision read
     # it as 1 or 2 black tiles at confidence below 0.1 while it held its 4 tiles (and empty, surely, once taken),
     # so the first deal was never made and no move of the game was committed. Once play has begun, the display is
     # dealt with a guess, all 4 tiles of it, and the view after the move that takes from it tells what it held.
-    def glare(counts: dict, n: int) -> dict:
-        return {"black": 1 + n % 2} if any(counts.values()) else counts
-
-    truth, game, _, feed = _unsure_display_game(glare, confidence=0.05)
+    truth, game, _, feed = _unsure_display_game(_glare, confidence=0.05)
     deal = next(e for e in game.record.events_in_force() if e["type"] == "deal")
     assert game.state.phase == OFFER and deal["unseen"] == {"factory": 1, "tiles": 4}
     held = sorted(COLOUR_NAMES[c] for c, n in truth.factories[1].items() for _ in range(n))
@@ -1272,6 +1275,27 @@ def test_a_display_washed_out_by_glare_is_dealt_as_a_guess_that_the_move_from_it
     assert sorted(deal["factories"][1]) == held and "unseen" not in deal
     assert [e["reason"] for e in game.record.events if e["type"] == "correction"][0].startswith(
         "factory display 2 held")
+
+
+def test_a_tile_misplaced_from_a_display_washed_out_by_glare_is_flagged():
+    # Recorded tuning game 703, round 2: the first move from the washed-out display put its white tile on a line
+    # holding blue. No alert: the illegal action, played from the guessed deal, left the wrong leftovers in the
+    # centre, and the deal was re-checked against legal moves only.
+    truth, game, _, feed = _unsure_display_game(_glare, confidence=0.05)
+    assert game.state.phase == OFFER and truth.factories[1] == {BLUE: 1, YELLOW: 2, WHITE: 1}
+    for m in (move(3, BLUE, 2), move(4, RED, 1)):  # Ben's blue on line 3 (room for one more), then Ana's red
+        feed(3, occluded=regions_of(truth, m, truth.current_player))
+        truth.play(m)
+        feed(10)
+    m = move(1, WHITE, 0)
+    feed(3, occluded=regions_of(truth, m, truth.current_player))
+    truth.play(m)
+    wrong = truth.to_table()
+    wrong["boards"][1]["pattern_lines"][0], wrong["boards"][1]["pattern_lines"][2] = [], ["blue", "blue", "white"]
+    status = feed(10, table=wrong)
+    assert status.alert is not None and status.alert.rule == "line_other_colour", status
+    status = feed(10)  # put right
+    assert status.alert is None and game.state == truth
 
 
 def test_the_tile_guessed_on_a_display_always_read_a_tile_short_is_one_the_bag_still_holds():
