@@ -180,6 +180,15 @@ PRINT_SHOWING = (0.45, 0.8)
 # beside tiles too, (3, 3): 1216 / 1213, but check seeds 1257 / 1248 -> 1254 / 1245; with the ring's eighths towards
 # other tiles left out, 1208 / 1207 (true tiles' own shadows fall there too).
 STANDING = (1.2, 4.0, 0.55, 0.85, 5.0)
+# A white reading beside a tile of another colour can be that tile's blur over the display's print: the blue print
+# and a yellow tile's halo mix to grey (complementary colours), a black tile's and the pale print to a light grey.
+# A white tile found on a display within HALO[0] tile sides of a tile of another colour is a doubt where HALO[2] or
+# more of its disc's white pixels lie within HALO[1] (delta E) of a mix of the empty display's print there and that
+# tile's colour (the median of its disc's pixels of it). White tiles found on displays, tuning seeds 0-31 / check
+# seeds 100-131, colored and gray walls: true 1107 / 1075, none taken off; false 25 / 14, 4 / 2 of them. Scanned
+# with the neighbour whose mix fits best, true white tiles beside another colour (690 / 678) taken off: none at 0.6
+# within 6; 3 / 3 at 0.5; 8 / 27 within 8 (false: 4 / 2, 4 / 3, 9 / 5).
+HALO = (1.3, 6.0, 0.6)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -365,11 +374,11 @@ class RegionCounter:
         return label, lab
 
     def classify_fast(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
         """As classify, through a colour lookup table (32 levels per BGR channel) rebuilt only when the model
         or the light changes: the per-pixel Gaussian scores cost more than the whole rest of a frame. Also
         each region's share of clipped pixels (glare) and, with the empty table known, what changed since and
-        the frame's lightness (L*, setup light), pixel by pixel."""
+        the frame's lightness (L*, setup light) and its L*a*b*, pixel by pixel."""
         patches = self._steady(self.sample(frame))
         changed = lab = None
         if self.empty is not None:
@@ -421,7 +430,7 @@ class RegionCounter:
         # Clipped: every channel at GLARE_LEVEL or above (one OpenCV pass; a numpy min over 3 channels is slow).
         clipped = cv2.inRange(patches.reshape(1, -1, 3), (GLARE_LEVEL,) * 3, (255,) * 3).reshape(self.inside.shape)
         clipped = (clipped > 0) & self.inside
-        return label, clipped.sum(axis=(1, 2)) / self._area, changed, None if lab is None else lab[..., 0]
+        return label, clipped.sum(axis=(1, 2)) / self._area, changed, None if lab is None else lab[..., 0], lab
 
     def _steady(self, patches: np.ndarray) -> np.ndarray:
         """The regions averaged over the frames they have stayed the same (a video of a still table): sensor
@@ -650,6 +659,41 @@ class RegionCounter:
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         return found
 
+    def _halos(self, found: list[Tile], label: np.ndarray, lab: np.ndarray) -> list[Tile]:
+        """The tiles found less the white ones on a display that read as a mix of the print and a tile of another
+        colour beside them (HALO); those are doubts. Each white pixel's nearest point on the line from the print
+        under it to the tile's colour (the median of its disc's pixels of its colour), up to either end, must lie
+        within HALO[1]. All pairs of a white tile and a tile beside it at once (numpy's cost is per call)."""
+        reach = (HALO[0] * self.tile_side) ** 2
+        pairs = [(t, o) for t in found if t.colour == WHITE for o in found if o.region == t.region
+                 and o.colour not in (WHITE, MARKER_INDEX) and (o.y - t.y) ** 2 + (o.x - t.x) ** 2 < reach]
+        if not pairs:
+            return found
+        # Every disc's pixels in one pick (flat indices: numpy's fastest), the white tiles' then their neighbours'; a
+        # disc beyond the grid is clipped to its edge, which lies beyond the display (no tile class there).
+        dy, dx = _disc_offsets(self.tile_side)
+        tiles = np.array([(t.region, t.y, t.x, t.colour) for t in [t for t, _ in pairs] + [o for _, o in pairs]])
+        pick = (tiles[:, :1] * self.size + np.clip(tiles[:, 1:2] + dy, 0, self.size - 1)) * self.size
+        pick += np.clip(tiles[:, 2:3] + dx, 0, self.size - 1)
+        own = np.take(label, pick) == tiles[:, 3:]
+        colour = np.take(lab.reshape(-1, 3), pick, axis=0)
+        white, theirs = own[:len(pairs)], own[len(pairs):]
+        under = np.take(self.empty.colour.reshape(-1, 3), pick[:len(pairs)], axis=0)
+        # Each neighbour's median colour: its own pixels sorted first (the others pushed to the end as infinite; a
+        # tile found fills its disc with its colour in part).
+        ordered = np.sort(np.where(theirs[..., None], colour[len(pairs):], np.inf), axis=1)
+        towards = np.take_along_axis(ordered, (theirs.sum(axis=1) // 2)[:, None, None], axis=1) - under
+        off = colour[:len(pairs)] - under
+        along, length = np.einsum("pmc,pmc->pm", towards, off), np.einsum("pmc,pmc->pm", towards, towards)
+        miss = off - np.clip(along / np.maximum(length, 1e-6), 0.0, 1.0)[..., None] * towards
+        mixed = (np.einsum("pmc,pmc->pm", miss, miss) < HALO[1] ** 2) & white
+        halo = np.count_nonzero(mixed, axis=1) >= HALO[2] * np.count_nonzero(white, axis=1)
+        halos = {id(t) for (t, _), h in zip(pairs, halo) if h}
+        for t in found:
+            if id(t) in halos:
+                self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
+        return [t for t in found if id(t) not in halos]
+
     def _top_lighter(self, lightness: np.ndarray, r: int, y: int, x: int) -> float:
         """How much lighter (L*) region `r`'s inscribed disc of a tile at (y, x) is on average than the empty
         table's (0 where none of it is seen)."""
@@ -758,9 +802,9 @@ class RegionCounter:
         return left.sum(axis=(1, 2)) / self._area, share
 
     def count_labels(self, label: np.ndarray, glare: np.ndarray, changed: np.ndarray | None = None,
-                     lightness: np.ndarray | None = None) -> list[RegionCount]:
+                     lightness: np.ndarray | None = None, lab: np.ndarray | None = None) -> list[RegionCount]:
         """Counts from per-pixel classes (N, G, G), each region's glare share, what changed there since the
-        empty table and the frame's lightness (L*, (N, G, G); None: not known)."""
+        empty table, the frame's lightness (L*, (N, G, G)) and its L*a*b* ((N, G, G, 3); None: not known)."""
         found = self.find_tiles(label)
         if changed is not None:
             found = self._changed_enough(found, changed)
@@ -773,6 +817,8 @@ class RegionCounter:
                 found += self._unseen_tiles(found, label, changed, lightness)
             if lightness is not None and not self.allow_marker:
                 found = self._standing(found, lightness)
+            if lab is not None and not self.allow_marker:
+                found = self._halos(found, label, lab)
         unexplained, unexplained_colour = self._unexplained(changed, found, label)
         out = []
         for r in range(self.regions):
@@ -878,8 +924,9 @@ class EmptyReference:
         self.bounds = self._bounds(UNCHANGED_DELTA_E)
         self.white_bounds = self._bounds(UNCHANGED_WHITE_DELTA_E)
         self.shape = lab.shape[:3]
-        # The print's lightness pixel by pixel, the middle of its 3x3 range (_print_showing).
-        self.lightness = ((self.least[..., 0] + self.most[..., 0]) / 2).reshape(self.shape)
+        # The print's colour and lightness pixel by pixel, the middle of its 3x3 range (_print_showing, _halos).
+        self.colour = ((self.least + self.most) / 2).reshape(*self.shape, 3)
+        self.lightness = np.ascontiguousarray(self.colour[..., 0])
         # For the shadow test: per pixel 1 / (L*+16) and a*, b* per unit of it, flat (contiguous: 5x faster).
         flat = lab.reshape(-1, 3).astype(np.float32)
         per_lightness = 1.0 / (flat[:, 0] + 16.0)
@@ -986,6 +1033,16 @@ def _ring_eighths(side: float) -> np.ndarray:
     eighth[(radius <= STANDING[2]) | (radius >= STANDING[3])] = -1
     eighth.setflags(write=False)
     return eighth
+
+
+@lru_cache
+def _disc_offsets(side: float) -> tuple[np.ndarray, np.ndarray]:
+    """The (dy, dx) offsets from a tile's middle of its inscribed disc's pixels. Read-only."""
+    disc = _stamp(0.5 * side)
+    offsets = tuple(np.nonzero(disc)[i] - disc.shape[0] // 2 for i in (0, 1))
+    for o in offsets:
+        o.setflags(write=False)
+    return offsets
 
 
 @lru_cache
