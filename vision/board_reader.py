@@ -406,7 +406,8 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         colour_probs = _softmax(logits)
         # The board's clear tiles, now that their colours are known, show what a tile of each colour looks like
         # here: the colored walls' spaces are read a third time against them (the pattern lines' fill and the
-        # glare above weigh only cream spaces), and the cream spaces' tiles' colours are weighed against them.
+        # glare above weigh only cream spaces), and the colours of the cream spaces' and gray walls' tiles are
+        # weighed against them.
         exemplars = _Exemplars.of(look, occupancy, colour_probs, stack)
         if stack.again.any():
             occupancy[stack.again] = _logistic(np.column_stack([look.context[stack.again], exemplars.likeness(stack)]),
@@ -595,7 +596,8 @@ class _Stack:
     exemplar_group: np.ndarray  # (W,) the colored walls' spaces' boards and printed colours, as board * 5 + colour
     exemplar_colour: np.ndarray  # (W,) their printed colours
     exemplar_walls: np.ndarray  # (W,) where the colored walls' spaces are among stack.exemplar_rows
-    exemplar_creams: np.ndarray  # (C,) where the cream spaces are among them
+    exemplar_coloured: np.ndarray  # (C,) where the cream spaces and the gray walls' spaces (a tile's colour is read
+    # there) are among them
     exemplar_grays: np.ndarray  # (G,) where the gray walls' spaces are among them
     exemplar_first_group: np.ndarray  # (U,) each row's board * 5
 
@@ -648,7 +650,7 @@ def _exemplar_rows(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, ...]:
     wall = colour >= 0
     return (used, board[:, None] == np.arange(len(readers)), cream[used, None], colour[:, None] == np.arange(N_COLOURS),
             board[wall] * N_COLOURS + colour[wall], colour[wall], np.flatnonzero(wall),
-            np.flatnonzero(cream[used]), np.flatnonzero(gray[used]), board * N_COLOURS)
+            np.flatnonzero(cream[used] | gray[used]), np.flatnonzero(gray[used]), board * N_COLOURS)
 
 
 @dataclass
@@ -807,19 +809,20 @@ class _Exemplars:
                                 have])
 
     def colour_distance(self, occupancy: np.ndarray, stack: _Stack) -> np.ndarray:
-        """(B*N, 5) for each occupied cream space: how much farther (-log(1 + mean difference)) its patch is from its
-        board's tile of each colour than from the nearest; 0 for the nearest and where the board shows no tile of
-        that colour."""
+        """(B*N, 5) for each occupied cream space and gray wall's space (a gray wall's tiles are of any colour, and
+        under a lamp's reflection the colour model read its black tiles blue, its white ones black): how much farther
+        (-log(1 + mean difference)) its patch is from its board's tile of each colour than from the nearest; 0 for
+        the nearest and where the board shows no tile of that colour."""
         out = np.zeros((len(occupancy), N_COLOURS), np.float32)
-        cream = stack.exemplar_creams[occupancy[stack.exemplar_rows[stack.exemplar_creams]] > 0.5]
-        if not len(cream):
+        tiles = stack.exemplar_coloured[occupancy[stack.exemplar_rows[stack.exemplar_coloured]] > 0.5]
+        if not len(tiles):
             return out
-        groups = stack.exemplar_first_group[cream, None] + np.arange(N_COLOURS)
-        exemplar, count = self._excluding(cream, groups, np.arange(N_COLOURS)[None])
-        near = -np.log1p(np.abs(self.cur[cream, None] - exemplar).mean(axis=2))  # (C, 5)
+        groups = stack.exemplar_first_group[tiles, None] + np.arange(N_COLOURS)
+        exemplar, count = self._excluding(tiles, groups, np.arange(N_COLOURS)[None])
+        near = -np.log1p(np.abs(self.cur[tiles, None] - exemplar).mean(axis=2))  # (C, 5)
         have = count > 0
         best = np.where(have, near, -np.inf).max(axis=1, keepdims=True)
-        out[stack.exemplar_rows[cream]] = np.where(have, near - np.where(np.isfinite(best), best, 0.0), 0.0)
+        out[stack.exemplar_rows[tiles]] = np.where(have, near - np.where(np.isfinite(best), best, 0.0), 0.0)
         return out
 
 

@@ -35,3 +35,10 @@ def test_tiles_on_a_gray_wall_under_the_lamps_reflection_read_their_colours():
         got, want = rec.recognize(frame.image)["boards"][0]["wall"], view["boards"][0]["wall"]
         wrong += sum(g != w for row, truth in zip(got, want) for g, w in zip(row, truth))
     assert wrong == 0
+
+
+def test_a_gray_walls_tile_colours_are_weighed_against_its_boards_tiles():
+    # Tuning seed 33 (gray walls), frame 0: a white tile on board 3's wall, (1, 4), read black by the colour model;
+    # it looks like the board's white tiles in its pattern lines and floor, and reads white against them.
+    rec, view, frame = next(bench_frames(33, 1, variant="gray"))
+    assert [ob["wall"] for ob in rec.recognize(frame.image)["boards"]] == [tb["wall"] for tb in view["boards"]]
