@@ -44,6 +44,9 @@ GLOSSY_GLARE = 40.0  # past this much glare the glossier share is tried too (tun
 CLIPPED = 245.0  # a space's 8-bit median this bright at setup is (partly) clipped
 SPOT_MIN = 8.0  # a cream space this much brighter (8-bit) than the plane of its board's light is in the lamp's spot
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
+WALL_GLARE_COST = 0.1  # and a unit of a gray wall's glare away from its board's (_wall_glares; tuning seeds gray
+# 0-99, space errors 0 / 0.1 / 0.2: 122 / 114 / 116; before the gray walls' exemplar colours 0 / 0.1 / 0.3 / 1:
+# 127 / 120 / 121 / 126)
 # A board's glare across it (_glare_slope): the slopes tried along u and v (8-bit per board width), the changes of
 # its amount tried at the best, and the log-likelihood a unit of slope must buy. Tuning seeds 0-199 and 400-619
 # colored and gray, space errors (916 without slopes): every slope at the amount, costs 0.01 / 0.02 / 0.05 / 0.1 /
@@ -481,7 +484,9 @@ def _wall_glares(look: _Look, rows: np.ndarray, gains: np.ndarray, n: int,
     to the print's light), fitted on them as _glares fits the board's on its cream spaces' tiles, with the
     board's gleam; the board's own glare where its wall holds none (or is the colored side). The lamp's
     reflection can lie over the wall more than over the cream spaces: read with the board's glare, such a gray
-    wall read its black tiles white and its blue ones white or black. The boards' tiles are tried together."""
+    wall read its black tiles white and its blue ones white or black. But a wall's few tiles can also be
+    explained by too much glare (white read black, black blue): a glare away from the board's must buy its
+    distance too (WALL_GLARE_COST). The boards' tiles are tried together."""
     amounts = [amount for amount, *_ in glares]
     if not len(rows):
         return amounts
@@ -492,7 +497,8 @@ def _wall_glares(look: _Look, rows: np.ndarray, gains: np.ndarray, n: int,
     fits = np.maximum(_log_likelihood(lit, look.clipped[rows]).max(axis=-1), -30.0)  # (steps, tiles)
     starts = np.flatnonzero(np.diff(board, prepend=-1))  # each board's first tile
     for k, fit in zip(board[starts], np.add.reduceat(fits, starts, axis=1).T):
-        amounts[k] = float(GLARE_STEPS[int(np.argmax(fit - GLARE_COST * GLARE_STEPS))])
+        cost = GLARE_COST * GLARE_STEPS + WALL_GLARE_COST * np.abs(GLARE_STEPS - amounts[k])
+        amounts[k] = float(GLARE_STEPS[int(np.argmax(fit - cost))])
     return amounts
 
 

@@ -40,5 +40,15 @@ def test_tiles_on_a_gray_wall_under_the_lamps_reflection_read_their_colours():
 def test_a_gray_walls_tile_colours_are_weighed_against_its_boards_tiles():
     # Tuning seed 33 (gray walls), frame 0: a white tile on board 3's wall, (1, 4), read black by the colour model;
     # it looks like the board's white tiles in its pattern lines and floor, and reads white against them.
-    rec, view, frame = next(bench_frames(33, 1, variant="gray"))
-    assert [ob["wall"] for ob in rec.recognize(frame.image)["boards"]] == [tb["wall"] for tb in view["boards"]]
+    assert _wall_colours_read_right(33, 0)
+
+
+def test_a_gray_walls_glare_far_from_its_boards_must_be_worth_it():
+    # Tuning seed 43 (gray walls), frame 1: board 2's wall's few tiles fitted a glare far above its board's, which
+    # darkened its white tiles to black (4 wall spaces); the wall's glare now pays for its distance from the board's.
+    assert _wall_colours_read_right(43, 1)
+
+
+def _wall_colours_read_right(seed: int, index: int) -> bool:
+    *_, (rec, view, frame) = bench_frames(seed, index + 1, variant="gray")
+    return [ob["wall"] for ob in rec.recognize(frame.image)["boards"]] == [tb["wall"] for tb in view["boards"]]
