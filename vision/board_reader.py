@@ -598,6 +598,7 @@ class _Stack:
     exemplar_rows: np.ndarray  # (U,) the rows of the cream spaces and the walls' spaces, in order
     exemplar_board: np.ndarray  # (U, B) bool: the board of each of those rows
     exemplar_cream: np.ndarray  # (U, 1) bool: a cream space
+    exemplar_read: np.ndarray  # (U, 1) bool: a cream space or a gray wall's space (a tile's colour is read there)
     exemplar_printed: np.ndarray  # (U, 5) bool: the colour printed under a colored wall's space
     exemplar_group: np.ndarray  # (W,) the colored walls' spaces' boards and printed colours, as board * 5 + colour
     exemplar_colour: np.ndarray  # (W,) their printed colours
@@ -654,7 +655,8 @@ def _exemplar_rows(readers: tuple[BoardReader, ...]) -> tuple[np.ndarray, ...]:
     used = np.flatnonzero(cream | (colour >= 0) | gray)
     board, colour = used // n, colour[used]
     wall = colour >= 0
-    return (used, board[:, None] == np.arange(len(readers)), cream[used, None], colour[:, None] == np.arange(N_COLOURS),
+    return (used, board[:, None] == np.arange(len(readers)), cream[used, None], (cream | gray)[used, None],
+            colour[:, None] == np.arange(N_COLOURS),
             board[wall] * N_COLOURS + colour[wall], colour[wall], np.flatnonzero(wall),
             np.flatnonzero(cream[used] | gray[used]), np.flatnonzero(gray[used]), board * N_COLOURS)
 
@@ -756,11 +758,12 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
 @dataclass
 class _Exemplars:
     """What a tile of each colour looks like on each board this frame, from the board's own clear tiles: those of
-    that colour in the pattern lines and the floor (their colours are known by then) and its clear wall tiles on
-    that print. A tile on its own print changes its space little (most wall errors were matte tiles missed on
-    their own print), and under a lamp's glare the colour model confuses white and blue, black and blue; but the
-    board shows what such a tile looks like under this lamp, from this side. The patches are compared in the
-    print's light (_print_inner), by their mean absolute BGR difference."""
+    that colour in the pattern lines, the floor and a gray wall (their colours are known by then) and its clear
+    colored wall tiles on that print (a gray wall's tiles lie on its print under the wall's glare, as the wall
+    tiles read against them do). A tile on its own print changes its space little (most wall errors were matte
+    tiles missed on their own print), and under a lamp's glare the colour model confuses white and blue, black
+    and blue; but the board shows what such a tile looks like under this lamp, from this side. The patches are
+    compared in the print's light (_print_inner), by their mean absolute BGR difference."""
 
     cur: np.ndarray  # (U, M) the patches of stack.exemplar_rows
     member: np.ndarray  # (U, 5) float: an exemplar of that colour (on its board)
@@ -770,7 +773,7 @@ class _Exemplars:
     @staticmethod
     def of(look: _Look, occupancy: np.ndarray, colour_probs: np.ndarray, stack: _Stack) -> _Exemplars:
         used = stack.exemplar_rows
-        member = (stack.exemplar_cream & (colour_probs[used, :N_COLOURS] > CLEAR_TILE)) | stack.exemplar_printed
+        member = (stack.exemplar_read & (colour_probs[used, :N_COLOURS] > CLEAR_TILE)) | stack.exemplar_printed
         member = (member & (occupancy[used] > CLEAR_TILE)[:, None]).astype(np.float32)  # (U, 5)
         # The patches of the walls and of the cream spaces holding a tile; empty cream spaces are never compared.
         need = np.flatnonzero(~stack.exemplar_cream[:, 0] | (occupancy[used] > 0.5))
@@ -802,12 +805,11 @@ class _Exemplars:
 
     def gray_likeness(self, stack: _Stack) -> np.ndarray:
         """(G, 2) for each gray wall's space (stack.gray_again): how much more it looks like the nearest of its
-        board's tiles, one colour each, than like its own empty print (any colour may lie on the gray side), as
-        likeness does, and whether there was a tile to compare with."""
+        board's tiles, one colour each (the space left out of its own), than like its own empty print (any colour
+        may lie on the gray side), as likeness does, and whether there was a tile to compare with."""
         rows = stack.exemplar_grays
         groups = stack.exemplar_first_group[rows, None] + np.arange(N_COLOURS)
-        count = self.counts[groups]  # (G, 5); a gray wall's space is no exemplar, none is left out
-        exemplar = self.sums[groups] / np.maximum(count, 1.0)[..., None]
+        exemplar, count = self._excluding(rows, groups, np.arange(N_COLOURS)[None])
         to_tile = np.where(count > 0, np.abs(self.cur[rows, None] - exemplar).mean(axis=2), np.inf).min(axis=1)
         to_print = np.abs(self.cur[rows] - stack.print_grays).mean(axis=1)
         have = (count > 0).any(axis=1)

@@ -49,6 +49,13 @@ def test_a_gray_walls_glare_far_from_its_boards_must_be_worth_it():
     assert _wall_colours_read_right(43, 1)
 
 
+def test_a_gray_walls_tiles_are_exemplars_for_its_other_tiles():
+    # Tuning seed 25 (gray walls), frame 3: a black tile on board 3's wall, (2, 0), read blue; the board's tiles
+    # in its pattern lines and floor lie on cream, under the board's glare, but the wall's clear black tiles lie on
+    # the same gray print under the wall's glare, and it reads black against them.
+    assert _wall_colours_read_right(25, 3)
+
+
 def _wall_colours_read_right(seed: int, index: int) -> bool:
     *_, (rec, view, frame) = bench_frames(seed, index + 1, variant="gray")
     return [ob["wall"] for ob in rec.recognize(frame.image)["boards"]] == [tb["wall"] for tb in view["boards"]]
