@@ -306,13 +306,26 @@ class MoveTracker:
         with tiles, 4,507 with no hand 0.4 % wrong, 730 under a hand 1.1 %; empty, 2,933 under a hand 2.9 %)."""
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
         seen = watch.held.get("counts")
-        # The reading, since when, and in how many frames running (each a vote on a deal, see _deal).
-        watch.held["counts"] = seen = (ev.signature, now, 1) if seen is None or seen[0] != ev.signature else (
+        # The tile counts, since when, and in how many frames running (each a vote on a deal, see _deal).
+        watch.held["counts"] = seen = (ev.counts, now, 1) if seen is None or seen[0] != ev.counts else (
             *seen[:2], seen[2] + 1)
-        if ev.occluded and (sum(ev.counts) or ev.first_player) and \
-                now - seen[1] >= COVER_STEADY_SECONDS - REST_TOLERANCE:
-            return dataclasses.replace(ev, occluded=False)
+        marker = watch.held.get("marker")
+        if marker is None or marker[0] != ev.first_player:
+            watch.held["marker"] = (ev.first_player, now)
+        if not ev.occluded or now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE:
+            return ev
+        # The centre's first-player marker read one way, then the other, under a cover flag is no evidence; its tiles
+        # still are (recorded tuning game 711: the centre flagged covered all game, its tiles read the same for
+        # seconds, the marker flickering: it never counted, and every move sends tiles to the centre).
+        marker = ev.first_player if self._marker_held(watch, now) else None
+        if sum(ev.counts) or marker:
+            return dataclasses.replace(ev, occluded=False, first_player=marker, signature=(ev.counts, marker))
         return ev
+
+    @staticmethod
+    def _marker_held(watch: _RegionWatch, now: float) -> bool:
+        """Whether the centre's first-player marker (None for a display) has read the same for COVER_STEADY_SECONDS."""
+        return now - watch.held["marker"][1] >= COVER_STEADY_SECONDS - REST_TOLERANCE
 
     def _at_rest(self, region: Region, signature, occluded: bool, now: float, rest: float) -> bool:
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
@@ -722,10 +735,11 @@ class MoveTracker:
         single frames)."""
         if region[0] == "board":
             return False
-        held = self._watch[region].held.get("counts") if region in self._watch else None
-        if held is None:
+        watch = self._watch.get(region)
+        if watch is None or "counts" not in watch.held:
             return False
-        (counts, marker), since, _ = held
+        counts, since, _ = watch.held["counts"]
+        marker = watch.held["marker"][0] if self._marker_held(watch, now) else None  # flickering: no evidence
         kind, index = region
         predicted, predicted_marker = ((table.centre, table.centre_marker) if kind == "centre"
                                        else (table.factories[index], None))

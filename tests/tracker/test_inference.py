@@ -973,6 +973,32 @@ def test_a_display_flagged_covered_that_reads_the_same_tiles_for_a_while_tells_w
     assert game.state == truth
 
 
+def test_the_centre_flagged_covered_counts_by_its_tiles_when_its_first_player_marker_flickers():
+    # Recorded tuning game 711 (4 players, gray): vision flagged the centre covered all game with no hand over it,
+    # read its tiles the same for seconds, and the first-player marker there now and then not. The centre never
+    # read the same for 1 s, so no move sending tiles to it was committed. The flickering marker is no evidence.
+    truth, game, rng = started(seed=3)
+    tracker = MoveTracker(game)
+    t = 0.0
+
+    def feed(frames: int, occluded=()):
+        nonlocal t
+        for n in range(frames):
+            t += 1 / FPS
+            obs = observe(truth.to_table(), {*occluded, ("centre", 0)})
+            obs["center"]["first_player"] = n % 3 != 0
+            tracker.observe(obs, t)
+
+    feed(12)
+    m = next(m for m in truth.legal_moves() if m.source != CENTRE and truth.factories[m.source][m.colour] < 4)
+    feed(3, regions_of(truth, m, truth.current_player))
+    truth.play(m)
+    feed(5)
+    assert game.state != truth  # the centre's new tiles have not read the same for 1 s yet
+    feed(10)
+    assert game.state == truth
+
+
 def test_a_table_at_rest_for_the_rest_time_counts_even_when_timestamps_are_frame_numbers():
     # 1207 / 10 - 1204 / 10 is a hair under 0.3: a camera's clock in frames must not need a fifth still frame.
     truth, game, rng = started(seed=2)
