@@ -150,6 +150,8 @@ class MoveTracker:
     # The last re-check of the round's deal: (events in the log, displays seen taken from, the boards' readings, what
     # was in view, when).
     _deal_rechecked: tuple = (None, None, None, None, float("-inf"))
+    # The last search for what a display taken from unseen held (_deal_with_hidden_display): what was in view, when.
+    _hidden_searched: tuple = (None, float("-inf"))
     # The round's display whose tiles were all guessed at the deal, if any: (events in the log, display or None).
     _washed_out: tuple = (None, None)
     # The last re-check of the round's last moves: (events in the log, what was in view, when, why it was unsure).
@@ -240,6 +242,7 @@ class MoveTracker:
             seen = self._counted_through(region, ev, now)
             if seen.occluded != ev.occluded:
                 through.add(region)
+                self._rested_through(region, seen)
             ev = seen
             still = self._at_rest(region, ev.signature, ev.occluded, now, rest)
             watch = self._watch[region]
@@ -321,6 +324,14 @@ class MoveTracker:
         if sum(ev.counts) or marker:
             return dataclasses.replace(ev, occluded=False, first_player=marker, signature=(ev.counts, marker))
         return ev
+
+    def _rested_through(self, region: Region, ev: CountEvidence) -> None:
+        """A display or the centre counted through a cover flag has read so for COVER_STEADY_SECONDS: it has rested
+        since (recorded tuning game 711: the centre flagged covered all game counted 1 s after each move, and waiting
+        the rest time more took till the next move's hand)."""
+        watch = self._watch[region]
+        if watch.signature != ev.signature:
+            watch.signature, watch.since = ev.signature, watch.held["counts"][1]
 
     @staticmethod
     def _marker_held(watch: _RegionWatch, now: float) -> bool:
@@ -818,6 +829,9 @@ class MoveTracker:
                 return [], f"checking the walls: {ahead} tiles more than after the last tiling"
             return [], (f"the walls hold {persisting} tiles more than after the last tiling: a round went by unseen; "
                         f"enter it by hand (undo or correct) to go on")
+        # The views on the way tell the order of the first moves apart, should the deal be read from them
+        # (_deal_with_hidden_display).
+        self._remember(evidence)
         # The centre is empty at a deal (the round ended when it was): tiles there mean a player took from a display,
         # even one never read at rest before it was taken from.
         if not evidence.centre.occluded and sum(evidence.centre.counts):
@@ -850,14 +864,19 @@ class MoveTracker:
         unseen = [j for j in unseen if j not in settled]
         readings = [settled.get(j, self._deal_seen[j].counts if j in self._deal_seen else (0,) * 5)
                     for j in range(len(state.factories))]
-        if len(unsure) + len(unseen) == 1:
+        emptied = [j for j in unsure + unseen if not evidence.factories[j].occluded
+                   and not sum(evidence.factories[j].counts)]
+        split = {j: self._split_reading(j) for j in unsure + unseen if j not in emptied}
+        if len(emptied) == 1 and len(split) <= 1 and None not in split.values():
             # One display was never read clearly while it held its tiles (a hand over it, an unsure reading, then
-            # a player took from it): if it is empty now, the first move says what it held.
-            hidden = (unsure + unseen)[0]
-            others = [(0,) * 5 if j == hidden else c for j, c in enumerate(readings)]
+            # a player took from it) and is empty now: the first move says what it held. Another still full that
+            # vision reads two ways, one tile's colour apart, is dealt as a guess the move from it corrects.
+            hidden = emptied[0]
+            others = [(0,) * 5 if j == hidden else split[j][0] if j in split else c for j, c in enumerate(readings)]
             seen = sum(sum(c) for c in others)
             if seen < expected:
-                done = self._deal_with_hidden_display(evidence, others, hidden, expected - seen, now)
+                unseen_tile = next((guess for _, guess in split.values()), None)
+                done = self._deal_with_hidden_display(evidence, others, hidden, expected - seen, now, unseen_tile)
                 if done:
                     return done, None
         if unsure and not unseen and (len(unsure) > 1 or not self._deal_taken):
@@ -1009,6 +1028,24 @@ class MoveTracker:
             sum(n for r, n in votes.items() if _short_of(r, c)), _draws(pool, c), c), reverse=True)
         return (contents[0], {"factory": j, "tiles": 4}) if contents else None
 
+    def _split_reading(self, j: int) -> tuple[tuple[int, ...], dict] | None:
+        """A display vision reads two ways, one tile's colour apart (recorded tuning game 711, round 1: display 3
+        read as 2 blue, 1 black and 1 red or 1 yellow, 21 and 14 times): once play has begun and nearly every reading
+        agrees with one of the two, the content more of them agree with, and the deal's `unseen` tile (the colours
+        it may be, that one first) that the move from it settles (_recheck_deal). None if it is not so read."""
+        votes = self._deal_votes.get(j, Counter())
+        total = sum(votes.values())
+        if not self._deal_taken or total < GUESS_VOTES:
+            return None
+        support = {c: sum(n for r, n in votes.items() if _short_of(r, c)) for c in votes if sum(c) == 4}
+        ranked = sorted(support, key=lambda c: (support[c], c), reverse=True)[:2]
+        if len(ranked) < 2 or sum(abs(a - b) for a, b in zip(*ranked)) != 2 or sum(
+                n for r, n in votes.items() if any(_short_of(r, c) for c in ranked)) < DEAL_AGREEMENT * total:
+            return None
+        first, second = ranked
+        colours = [next(c for c in range(5) if a[c] > b[c]) for a, b in ((first, second), (second, first))]
+        return first, {"factory": j, "colors": [COLOUR_NAMES[c] for c in colours]}
+
     def _dealable(self, displays: list[tuple[int, ...]]) -> bool:
         """Whether the bag and lid can give these displays (per display, counts per colour)."""
         try:
@@ -1112,12 +1149,14 @@ class MoveTracker:
                 *(best.describe(replayed).split("; ") if best.moves else [])]
 
     def _deal_with_hidden_display(
-        self, evidence: TableEvidence, readings: list[tuple[int, ...]], hidden: int, missing: int, now: float
+        self, evidence: TableEvidence, readings: list[tuple[int, ...]], hidden: int, missing: int, now: float,
+        unseen: dict | None = None
     ) -> list[str]:
         """One display was never seen at rest with its tiles (a hand filled it, a player took from it at once)
         and is now empty: what it held is what the first move(s) took from it plus the leftovers they sent to
         the centre. Try every content it could have held; commit the refill and the moves if one explains the
-        table clearly better than every other."""
+        table clearly better than every other. `unseen`: a tile of another display the deal guesses (see
+        _split_reading)."""
         state = self.state
         if missing > 4 or evidence.factories[hidden].occluded or sum(evidence.factories[hidden].counts):
             return []
@@ -1125,6 +1164,12 @@ class MoveTracker:
         if key == self._last_offer_key:
             return []
         self._last_offer_key = key
+        # Up to 70 contents, two moves deep each: searched again when a place has come to rest or after a while,
+        # as the deal's re-check is, not on every frame's noise.
+        in_view, last_view, last_at = _in_view(evidence), *self._hidden_searched
+        if now - last_at < DEAL_RECHECK_INTERVAL and _nothing_new(in_view, last_view):
+            return []
+        self._hidden_searched = (in_view, now)
         scorer = Scorer(evidence)
         scored: list[tuple[float, list, Hypothesis]] = []
         for content in _contents(missing):
@@ -1134,8 +1179,10 @@ class MoveTracker:
                 dealt.deal(deal)
             except InvalidDeal:
                 continue
-            for h in legal_hypotheses(dealt, scorer, depth=1):
-                if h.moves and h.moves[0].source == hidden:
+            # Two moves deep: a view with both the centre and the board at rest may come only after the next move
+            # (recorded tuning game 711: a move every 1.6 s, the centre flagged covered and counted 1 s after each).
+            for h in legal_hypotheses(dealt, scorer, depth=2):
+                if any(m.source == hidden for m in h.moves):
                     scored.append((_score(h, scorer), deal, h))
         if len(scored) < 2:
             return []
@@ -1147,7 +1194,11 @@ class MoveTracker:
         dealt.deal(deal)
         if self._misfit(evidence, table_model(dealt), h, dealt):
             return []  # the best guess does not fit what is in view well enough: wait for a clearer view
-        self.game.deal(deal)
+        if len(h.moves) > 1:
+            h, _, told_apart = self._history(dealt, h, scorer)
+            if told_apart < self.settings.margin:
+                return []  # two orders of the moves end here, and nothing seen tells which
+        self.game.deal(deal, unseen)
         described = h.describe(self.state)
         for move in h.moves:
             self.game.play(move)

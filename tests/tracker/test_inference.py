@@ -999,6 +999,28 @@ def test_the_centre_flagged_covered_counts_by_its_tiles_when_its_first_player_ma
     assert game.state == truth
 
 
+def test_the_centre_flagged_covered_is_in_view_as_soon_as_it_has_read_the_same_for_a_second():
+    # Recorded tuning game 711 (4 players, gray), round 1: a move every 1.6 s, the centre flagged covered all game.
+    # Read the same for 1 s it counted, then had to rest 0.3 s more, and the next move's hand came first: the first
+    # move's leftovers there never told that play had begun, nor what the display taken from unseen had held. Read
+    # the same for that second, it has rested.
+    truth, game = new_game(2), Game.new(2)
+    truth.deal_random(random.Random(5))
+    tracker = MoveTracker(game)
+    t = 0.0
+
+    def frame():
+        nonlocal t
+        t += 1 / FPS
+        obs = observe(truth.to_table(), {("centre", 0), ("factory", 0)})
+        obs["factories"][0]["counts"] = {"red": round(t * FPS) % 2}  # a hand over it: the deal waits
+        return tracker.observe(obs, t)
+
+    for _ in range(10):
+        assert ("centre", 0) in frame().occluded
+    assert ("centre", 0) not in frame().occluded
+
+
 def test_a_table_at_rest_for_the_rest_time_counts_even_when_timestamps_are_frame_numbers():
     # 1207 / 10 - 1204 / 10 is a hair under 0.3: a camera's clock in frames must not need a fifth still frame.
     truth, game, rng = started(seed=2)
@@ -1245,6 +1267,53 @@ def test_a_display_flagged_covered_every_other_frame_and_read_a_tile_short_now_a
     feed(3, regions_of(truth, first, truth.current_player))
     truth.play(first)
     feed(12)
+    assert game.state == truth
+
+
+@pytest.mark.parametrize("next_at_once", [False, True])
+def test_a_display_taken_from_unseen_while_another_is_read_two_ways_is_dealt_from_the_first_move(next_at_once):
+    # Recorded tuning game 711 (4 players, gray), round 1: display 5 flagged covered from the deal until it was taken
+    # from first (never read), and display 3 read with a red tile in 3 frames of 5, a yellow one in the others. Two
+    # unclear displays, and the first move could tell what only one of them held: the deal was never made. Display
+    # 3 is dealt as its readings most agree with, its tile a guess (`unseen`) that the move from it settles. A move
+    # came every 1.6 s: the first move's view may be seen at rest only once the next one is made.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal([["blue", "blue", "black", "white"], ["blue", "red", "blue", "black"], ["yellow", "yellow", "red", "white"],
+                ["black", "white", "white", "yellow"], ["red", "red", "yellow", "black"]])
+    tracker = MoveTracker(game)
+    t, n = 0.0, 0
+
+    def feed(frames: int, occluded=()):
+        nonlocal t, n
+        for _ in range(frames):
+            t, n = t + 1 / FPS, n + 1
+            obs = observe(truth.to_table(), {*occluded, *([("factory", 0)] if truth.factories[0] else [])})
+            shown = obs["factories"][1]
+            if shown["counts"] and n % 5 < 2:
+                shown["counts"] = {**shown["counts"], "red": 0, "yellow": 1}
+            shown["confidence"] = 0.2
+            if ("factory", 0) in occluded:
+                obs["factories"][0]["counts"] = {}  # the hand taking from it
+            tracker.observe(obs, t)
+
+    feed(8)  # display 1 read the same under its cover flag, but not for the second that would count
+    first = move(0, BLACK, 2)
+    feed(3, regions_of(truth, first, truth.current_player))
+    truth.play(first)
+    if next_at_once:
+        feed(2)
+        at_once = move(3, WHITE, 1)
+        feed(3, regions_of(truth, at_once, truth.current_player))
+        truth.play(at_once)
+    feed(15)
+    assert game.state == truth
+    deal = next(e for e in game.record.events_in_force() if e["type"] == "deal")
+    assert deal["unseen"] == {"factory": 1, "colors": ["red", "yellow"]}
+    second = move(1, RED, 0)
+    feed(3, regions_of(truth, second, truth.current_player))
+    truth.play(second)
+    feed(8)
     assert game.state == truth
 
 
