@@ -83,6 +83,18 @@ def play_the_offer(truth, table, rng) -> None:
         table.frames(5)
 
 
+def tiled_after_the_offer(seed: int):
+    """A 2-player round played to its wall tiling, seen move by move; the truth then tiles its walls. Returns the
+    truth, the tracked game, the table, and the true table before and after the tiling."""
+    truth, game, rng = started(seed=seed)
+    table = Table(MoveTracker(game), truth)
+    play_the_offer(truth, table, rng)
+    assert game.state == truth and truth.phase == WALL_TILING
+    before = truth.to_table()
+    truth.tile_walls()
+    return truth, game, table, before, truth.to_table()
+
+
 def test_a_move_is_committed_after_the_hand_leaves_and_the_table_rests():
     truth, game, rng = started()
     table = Table(MoveTracker(game), truth)
@@ -372,13 +384,7 @@ def test_wrong_wall_space_and_score_cube():
 def test_a_board_seen_tiled_counts_while_a_hand_covers_it_as_the_others_finish():
     # Ana tiles first and her board is then covered (a hand reaching across) whenever Ben's is seen tiled: the
     # tiling is committed from each board's last clear view, not only when all are in view at once.
-    truth, game, rng = started(seed=9)
-    table = Table(MoveTracker(game), truth)
-    play_the_offer(truth, table, rng)
-    assert game.state == truth and truth.phase == WALL_TILING
-    half = truth.to_table()
-    truth.tile_walls()
-    tiled = truth.to_table()
+    truth, game, table, half, tiled = tiled_after_the_offer(seed=9)
     half["boards"][0] = tiled["boards"][0]
     table.frames(5, table=half)
     status = table.frames(5, occluded={("board", 0)})
@@ -389,13 +395,7 @@ def test_a_wall_space_read_with_a_tile_one_frame_and_without_the_next_does_not_h
     # Recorded tuning game 706 (2 players, colored): in the game's last frames vision read one wall space no tile
     # was placed on now occupied, now empty. The wall rested as a whole: the board never did, and the game's last
     # tiling was never committed. Wall spaces rest one by one, as pattern-line slots do.
-    truth, game, rng = started(seed=9)
-    table = Table(MoveTracker(game), truth)
-    play_the_offer(truth, table, rng)
-    assert game.state == truth and truth.phase == WALL_TILING
-    before = truth.to_table()
-    truth.tile_walls()
-    tiled = truth.to_table()
+    truth, game, table, before, tiled = tiled_after_the_offer(seed=9)
     player = next(p for p, b in enumerate(tiled["boards"]) if b["wall"] != before["boards"][p]["wall"])
     row, column = next((r, c) for r in range(5) for c in range(5) if tiled["boards"][player]["wall"][r][c] is None)
     for n in range(8):
