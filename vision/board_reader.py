@@ -791,6 +791,8 @@ class _Exemplars:
     member: np.ndarray  # (U, 5) float: an exemplar of that colour (on its board)
     sums: np.ndarray  # (B*5, M) the members' patches summed per board and colour (board * 5 + colour)
     counts: np.ndarray  # (B*5,)
+    wall_sums: np.ndarray  # (B*5, M) and (B*5,) the same of the members on the walls alone
+    wall_counts: np.ndarray
 
     @staticmethod
     def of(look: _Look, occupancy: np.ndarray, colour_probs: np.ndarray, stack: _Stack) -> _Exemplars:
@@ -803,25 +805,35 @@ class _Exemplars:
         cur = np.zeros((len(used), stack.print_walls.shape[1]), np.float32)
         cur[need] = _rows_flat(_print_inner(look.smooth, rows, look.space_gains[rows] * stack.print_gain[rows]))
         group = _rows_flat(stack.exemplar_board[:, :, None] * member[:, None, :])
-        return _Exemplars(cur, member, group.T @ cur, group.sum(axis=0))
+        on_wall = group * ~stack.exemplar_cream
+        return _Exemplars(cur, member, group.T @ cur, group.sum(axis=0), on_wall.T @ cur, on_wall.sum(axis=0))
 
-    def _excluding(self, rows: np.ndarray, groups: np.ndarray, colours: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _excluding(self, rows: np.ndarray, groups: np.ndarray, colours: np.ndarray,
+                   on_wall: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """The exemplars (R, K, M) of these groups (R, K) for these rows of stack.exemplar_rows, each row left out
-        of its own (K colours `colours` each), and how many tiles each is the mean of (R, K)."""
+        of its own (K colours `colours` each), and how many tiles each is the mean of (R, K); with `on_wall`, of
+        the walls' tiles alone (rows on a wall)."""
+        sums, counts = (self.wall_sums, self.wall_counts) if on_wall else (self.sums, self.counts)
         own = self.member[rows[:, None], colours]  # (R, K)
-        count = self.counts[groups] - own
-        exemplar = (self.sums[groups] - own[..., None] * self.cur[rows, None]) / np.maximum(count, 1.0)[..., None]
+        count = counts[groups] - own
+        exemplar = (sums[groups] - own[..., None] * self.cur[rows, None]) / np.maximum(count, 1.0)[..., None]
         return exemplar, count
 
     def likeness(self, stack: _Stack) -> np.ndarray:
         """(W, 2) for each colored wall's space (stack.again): how much more it looks like its board's tile of its
         printed colour than like its own empty print, log((to print + 1) / (to exemplar + 1)), and whether there
-        was such a tile to compare with."""
+        was such a tile to compare with. The exemplar is the nearer of two: the board's tiles of that colour, and
+        its wall's tiles on that print alone (a tile seen blurred takes on what lies around it, on the wall its
+        print, in the pattern lines and floor the cream: a tile on its own print looked more like that print than
+        like its colour's tiles there)."""
         walls = stack.exemplar_walls
-        exemplar, count = self._excluding(walls, stack.exemplar_group[:, None], stack.exemplar_colour[:, None])
+        groups, colours = stack.exemplar_group[:, None], stack.exemplar_colour[:, None]
+        exemplar, count = self._excluding(walls, groups, colours)
+        on_print, on_wall = self._excluding(walls, groups, colours, on_wall=True)
         wall = self.cur[walls]
         to_print = np.abs(wall - stack.print_walls).mean(axis=1)
         to_tile = np.abs(wall - exemplar[:, 0]).mean(axis=1)
+        to_tile = np.where(on_wall[:, 0] > 0, np.minimum(to_tile, np.abs(wall - on_print[:, 0]).mean(axis=1)), to_tile)
         have = count[:, 0] > 0
         return np.column_stack([np.where(have, np.log((to_print + 1.0) / (to_tile + 1.0)), 0.0), have])
 

@@ -33,6 +33,16 @@ def test_no_phantom_wall_tiles_at_a_steep_tilt():
         assert read == true
 
 
+def test_a_wall_tile_on_its_own_print_is_compared_with_its_walls_tiles_of_that_print():
+    # Tuning seed 11 frame 2 (640x480, blurred): board 3's yellow tile on its own print, (1, 2), read as an empty
+    # space: it looked more like that print than like the board's yellow tiles in its pattern lines and floor,
+    # but like its wall's other yellow tiles on that print. Every wall right after.
+    *_, (rec, view, frame) = bench_frames(11, 3)
+    obs = rec.recognize(frame.image)
+    assert view["boards"][3]["wall"][1][2] == "yellow"
+    assert [b["wall"] for b in obs["boards"]] == [b["wall"] for b in view["boards"]]
+
+
 def test_a_pattern_line_under_glare_takes_the_colour_of_the_boards_own_tiles():
     # Tuning seed 185 frame 1 (640x480, glare 0.46): board 1's bottom pattern line, 4 blue tiles whitened by the
     # lamp, read white at 0.90 before; the board's own blue tiles (its wall) look like them.
