@@ -43,6 +43,15 @@ def test_a_wall_tile_on_its_own_print_is_compared_with_its_walls_tiles_of_that_p
     assert [b["wall"] for b in obs["boards"]] == [b["wall"] for b in view["boards"]]
 
 
+def test_a_colored_walls_third_reading_decides_for_fewest_errors():
+    # Tuning seed 403 frame 0 (640x480): board 3's yellow tile on its own print, (0, 1), read empty at the third
+    # reading's bias fitted for least log loss. Every wall right after.
+    (rec, view, frame), = bench_frames(403, 1)
+    obs = rec.recognize(frame.image)
+    assert view["boards"][3]["wall"][0][1] == "yellow"
+    assert [b["wall"] for b in obs["boards"]] == [b["wall"] for b in view["boards"]]
+
+
 def test_a_pattern_line_under_glare_takes_the_colour_of_the_boards_own_tiles():
     # Tuning seed 185 frame 1 (640x480, glare 0.46): board 1's bottom pattern line, 4 blue tiles whitened by the
     # lamp, read white at 0.90 before; the board's own blue tiles (its wall) look like them.
