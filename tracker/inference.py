@@ -123,8 +123,9 @@ class MoveTracker:
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
     # Every reading with tiles of each display vision flags covered: the votes of one never read in view (see
-    # _settled_readings).
+    # _settled_readings); and the displays read with tiles in view.
     _deal_covered: dict[int, Counter] = field(default_factory=dict)
+    _deal_in_view: set[int] = field(default_factory=set)
     # The displays vision has read with tiles at better than even odds this deal (LEGIBLE_LOG_MISS).
     _deal_legible: set[int] = field(default_factory=set)
     # The regions the last _settle counted in view though vision flagged them covered (_seen_through,
@@ -820,7 +821,7 @@ class MoveTracker:
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
-            self._deal_legible, self._deal_covered = set(), {}
+            self._deal_legible, self._deal_covered, self._deal_in_view = set(), {}, set()
             self._seen_since, self._seen = len(self.game.record.events), []  # the last round's views are no more
         ahead, persisting = self._walls_ahead(evidence, now)
         if ahead >= MISSED_TILING_TILES:
@@ -856,6 +857,7 @@ class MoveTracker:
             # rests. A vote is never the display's clearest reading.
             if not f.occluded and sum(f.counts):
                 self._deal_votes.setdefault(j, Counter())[f.counts] += 1
+                self._deal_in_view.add(j)
                 if f.log_miss < LEGIBLE_LOG_MISS:
                     self._deal_legible.add(j)
             elif sum(f.counts):
@@ -957,19 +959,24 @@ class MoveTracker:
         right in 32 frames of 45 and a tile short in 7 (never 1 s the same), and the deal was never made. Covered
         readings with no hand over the display are right 86 % of the time and right or a tile short 95 % (12
         recorded tuning games, 700-711); so settled after 10 of them, every display of those games was right (95,
-        none wrong; after 5, 153 right and 1 wrong)."""
+        none wrong; after 5, 153 right and 1 wrong). All of them: the frames of one reading held a second under the flag
+        (votes of a display read in view now and then) may all be a tile short (recorded tuning game 714, round 2:
+        display 8 read without its white tile in 82 covered frames, without its black one in 66, whole in 8)."""
         if not self._deal_taken:
             return {}
         settled = {}
         for j in unsure:
-            votes = self._deal_votes.get(j) or self._deal_covered.get(j, Counter())
+            in_view = j in self._deal_in_view
+            votes = self._deal_votes.get(j, Counter()) if in_view else self._deal_covered.get(j, Counter())
             total = sum(votes.values())
-            if total < (DEAL_VOTES if j in self._deal_votes else GUESS_VOTES):
+            if total < (DEAL_VOTES if in_view else GUESS_VOTES):
                 continue
             # A reading one tile short of a content agrees with it (vision misses a tile far more often than it
             # invents one: a white tile on the display's rosette): the content nearly every reading agrees with,
-            # and that only one does, is the deal. A display read two ways (a colour vision confuses) stays unclear.
-            agreeing = [c for c in {c for c in votes if sum(c) == 4} if _agreed(votes, c)]
+            # and that only one does, is the deal. A display read two ways (a colour vision confuses) stays unclear;
+            # one never read whole, now without one tile, now without another, is what both readings are short of.
+            agreeing = [c for c in {c for c in votes if sum(c) == 4} if _agreed(votes, c)] or [
+                c for c in _FOUR if _agreed(votes, c)]
             if len(agreeing) == 1:
                 settled[j] = agreeing[0]
         return settled
