@@ -38,6 +38,9 @@ RIM_FRACTION = 0.05
 ARC_POINTS = 9  # of 96 a circle: 34 degrees
 ARC_SPREAD = 2
 ARC_DELTA_E = 8.0
+# A tile lying a little past its display's circle covers rim cells: no hand. Rim cells within TILE_REACH display
+# radii of a pixel the display's counter reads as a tile count as unchanged that frame (RimWatcher.check).
+TILE_REACH = 0.2
 
 
 def circle_ring(center, radius: float, inner: float, outer: float, points: int = 96) -> np.ndarray:
@@ -182,32 +185,57 @@ class RimWatcher:
     clean frames: 125 displays flagged with the image circle's band, 105 on the plane; 97 without the rim).
     """
 
-    def __init__(self, grid: np.ndarray, empty: np.ndarray, frame_size, displays, planes) -> None:
+    def __init__(self, grid: np.ndarray, empty: np.ndarray, frame_size, displays, planes,
+                 inside: np.ndarray | None = None) -> None:
         """`grid` (N, G, G, 2) image coordinates of the displays' canonical grids, `empty` (N, G, G, 3) BGR the
         bare table sampled on them, `displays` their (centre, radius) in the image and `planes` a board geometry
-        per display (board units are the table's plane) or None to take the image circle."""
+        per display (board units are the table's plane) or None to take the image circle; `inside` (G, G) the
+        grid pixels the displays' counter reads tiles on (None: no rim cell is beside a tile)."""
         kernel = np.ones((3, 3), np.uint8)
-        points, least, most, owner = [], [], [], []
+        points, least, most, owner, near = [], [], [], [], []
         for n, (cells, lab, (centre, radius), plane) in enumerate(zip(grid, to_lab(empty), displays, planes)):
             rim = _rim_cells(cells, centre, radius, plane)
             points.append(cells[rim])
             least.append(cv2.erode(lab, kernel)[rim])
             most.append(cv2.dilate(lab, kernel)[rim])
             owner.append(np.full(int(rim.sum()), n))
+            near.append(_beside(np.argwhere(rim), inside, TILE_REACH * rim.shape[0] / 2))
         self.owner = np.concatenate(owner)
         self.count = np.maximum(np.bincount(self.owner, minlength=len(grid)), 1)
         self.sampler = PatchSampler(np.concatenate(points)[None, None], frame_size) if len(self.owner) else None
         self.least, self.most = np.concatenate(least), np.concatenate(most)
+        self.near = near  # per display, (rim cell, grid pixel) pairs within TILE_REACH (_beside)
 
-    def check(self, frame: np.ndarray, gain: np.ndarray | None, rings: list[OcclusionCheck]) -> list[OcclusionCheck]:
-        """The displays' ring checks (in display order) with their rims' changes added."""
+    def check(self, frame: np.ndarray, gain: np.ndarray | None, rings: list[OcclusionCheck],
+              label: np.ndarray | None = None) -> list[OcclusionCheck]:
+        """The displays' ring checks (in display order) with their rims' changes added. `label` (N, G, G): the
+        displays' counter's class per pixel (-1: no tile); a rim cell beside a tile's pixel counts as unchanged
+        (TILE_REACH)."""
         if self.sampler is None:
             return rings
         lab = to_lab(self.sampler.sample(frame), gain).reshape(-1, 3)
         outside = np.maximum(self.least - lab, 0) + np.maximum(lab - self.most, 0)
         hit = np.sum(outside ** 2, axis=1) > RIM_DELTA_E ** 2
         changed = np.bincount(self.owner, weights=hit, minlength=len(self.count)) / self.count
+        if label is not None:
+            for j in np.flatnonzero(changed > RIM_FRACTION):  # most displays and frames: none to look at again
+                mine = hit[self.owner == j]
+                cell, pixel = self.near[j]
+                mine[cell[label[j].ravel()[pixel] >= 0]] = False
+                changed[j] = np.count_nonzero(mine) / self.count[j]
         return [replace(c, rim=float(r), occluded=c.occluded or bool(r > RIM_FRACTION)) for c, r in zip(rings, changed)]
+
+
+def _beside(cells: np.ndarray, inside: np.ndarray | None, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every (cell, pixel) pair of a display's rim `cells` ((K, 2) row and column on its grid) and the `inside`
+    pixels (G, G) within `reach` of each other: the cell's place in `cells`, the pixel's index into the grid."""
+    if inside is None:
+        return np.zeros(0, int), np.zeros(0, int)
+    pixels = np.argwhere(inside)
+    dy = cells[:, None, 0] - pixels[None, :, 0]
+    dx = cells[:, None, 1] - pixels[None, :, 1]
+    cell, pixel = np.nonzero(dy * dy + dx * dx <= reach * reach)
+    return cell, pixels[pixel, 0] * inside.shape[1] + pixels[pixel, 1]
 
 
 def _rim_cells(cells: np.ndarray, centre, radius: float, plane) -> np.ndarray:
@@ -228,3 +256,4 @@ def _rim_cells(cells: np.ndarray, centre, radius: float, plane) -> np.ndarray:
 
 def _in_band(fraction: np.ndarray) -> np.ndarray:
     return (fraction > RIM_BAND[0]) & (fraction < RIM_BAND[1])
+

@@ -298,7 +298,8 @@ class TableRecognizer:
 
     def _use_empty(self, displays: np.ndarray, centre: np.ndarray, glare: np.ndarray | None = None) -> None:
         self.factories.set_empty(displays, glare=glare)
-        self.rims = RimWatcher(self.display_grids, displays, self.frame_size, self._displays, self._planes())
+        self.rims = RimWatcher(self.display_grids, displays, self.frame_size, self._displays, self._planes(),
+                               self.factories.inside[0])
         # The centre has no card of its own to measure the light by: the displays round it have.
         self.centre.set_empty(centre[None], np.median(self.factories.print_gain, axis=0))
 
@@ -365,10 +366,11 @@ class TableRecognizer:
         gains = [r.gain for r in readings if r.gain is not None]
         visible = [r.gain for r in readings if r.gain is not None and not r.occluded]
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
-        factories = self.factories.count(frame, self.model, gain)
+        labels = self.factories.classify_fast(frame, self.model, gain)  # its pixels' classes: where tiles lie
+        factories = self.factories.count_labels(*labels)
         factory_checks = [r.check(frame, gain) for r in self.factory_rings]
         if self.rims is not None:
-            factory_checks = self.rims.check(frame, gain, factory_checks)
+            factory_checks = self.rims.check(frame, gain, factory_checks, labels[0])
         centre = self.centre.count(frame, self.model, gain)[0]
         centre_check = self.centre_ring.check(frame, gain)
         if centre.unexplained > CENTRE_UNEXPLAINED:
