@@ -304,6 +304,19 @@ def _one_marker(probs: np.ndarray, occupancy: np.ndarray, floors: np.ndarray) ->
     return out
 
 
+def _no_marker_in_lines(occupancy: np.ndarray, colour_probs: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """(N,) occupancy with each pattern-line space's (`lines` (N,) bool) weighed by its colour (N, 6). The
+    first-player marker never lies in a pattern line, and its class is the print's cream a little darker (PRINT_LIT:
+    L* 77, the print 83): a space there that reads more like the marker than like a tile reads as its own empty
+    print, and its odds of a tile fall by as much. Not the other way: an empty space shaded by its neighbour's side
+    face reads as some tile's colour too. Recorded tuning game 718: a small far board, nudged and re-aimed 0.56 px
+    off, read the line beside a new row of black tiles occupied (0.99; their side faces lean over its spaces), its
+    colour the marker's (p 0.9999), and the line's vote over the tiles' colours made that yellow at 0.99."""
+    marker = np.clip(colour_probs[:, MARKER_INDEX], 1e-6, 1.0 - 1e-6)
+    tile = occupancy * np.minimum((1.0 - marker) / marker, 1.0)
+    return np.where(lines, tile / (tile + 1.0 - occupancy), occupancy)
+
+
 def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> bool:
     """Is something over the board, by its never-covered ground patches' change (G,); those `beside_tile` (G,) do
     not count (recorded gray game 33: the arrow column's patches changed by over 12 beside a tile in 5,038 of
@@ -421,7 +434,6 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
     if referenced:
         boards = tuple(readers[i] for i in referenced)
         occupancy = _logistic(look.context, _stack(boards).context_weights)
-        filled = _in_fill_order(occupancy.reshape(len(boards), -1), boards[0].fill_order).ravel()
         n = len(boards[0].spaces)
         rows = [slice(k * n, (k + 1) * n) for k in range(len(boards))]
         stack = _stack(boards)
@@ -446,6 +458,8 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         logits[:, :N_COLOURS] += (COLOUR_EXEMPLAR_WEIGHT * (spot == 0))[:, None] * exemplars.colour_distance(occupancy,
                                                                                                              stack)
         colour_probs = _one_marker(_softmax(logits), occupancy, stack.floors)
+        occupancy = _no_marker_in_lines(occupancy, colour_probs, stack.lines)
+        filled = _in_fill_order(occupancy.reshape(len(boards), -1), boards[0].fill_order).ravel()
         for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
             readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
                                           look.gains[k], tracks[i], outsides[i], filled[r])
@@ -601,6 +615,7 @@ class _Stack:
     spot: np.ndarray  # (B*N,) the lamp's spot at setup (BoardReader._spot)
     cream: np.ndarray  # (B*N,) bool: a pattern-line or floor space
     cream_rows: np.ndarray  # (C,) the rows of those
+    lines: np.ndarray  # (B*N,) bool: a pattern-line space
     cream_target: np.ndarray  # (B*N, 3) their print's BGR as measured (BoardReader.cream_target)
     ref_tile_likeness: np.ndarray  # (B*N,)
     weights: np.ndarray  # (B*N, F+1) occupancy weights
@@ -643,6 +658,7 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r.spot for r in readers]),
                   np.concatenate([np.isin(r.kind, (PATTERN, FLOOR)) for r in readers]),
                   np.concatenate([r.cream + k * n for k, r in enumerate(readers)]),
+                  np.concatenate([r.kind == PATTERN for r in readers]),
                   np.concatenate([r.cream_target for r in readers]),
                   np.concatenate([r.ref_tile_likeness for r in readers]),
                   np.concatenate([r.occupancy_weights for r in readers]),
