@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from tracker.evidence import (
+    FLOOR_SPACES,
     MARKER_ELEMENT,
     SLOT_VALUES,
     BoardEvidence,
@@ -154,6 +155,8 @@ class MoveTracker:
     # The last re-check of the round's deal: (events in the log, displays seen taken from, the boards' readings, what
     # was in view, when).
     _deal_rechecked: tuple = (None, None, None, None, float("-inf"))
+    # When the board places a corrected deal's moves fill will have read the same long enough (_held_long): news.
+    _deal_held_at: float = float("inf")
     # The last search for what a display taken from unseen held (_deal_with_hidden_display): what was in view, when.
     _hidden_searched: tuple = (None, float("-inf"))
     # The round's display whose tiles were all guessed at the deal, if any: (events in the log, display or None).
@@ -445,9 +448,14 @@ class MoveTracker:
         view = _view_signature(evidence)
         if self._searched_since != key[0]:
             self._searched_since, self._searched = key[0], set()
-        if key == last or (key[0] == last[0] and now - self._last_offer_at < self.settings.search_interval
-                           and _nothing_new(key[1], last[1])) or (
-                key[0] == last[0] and now - self._last_offer_at < STALE_SEARCH_INTERVAL and view in self._searched):
+        # The board places a corrected deal waits on have read the same long enough (_held_long): news, once.
+        places_held = now >= self._deal_held_at
+        if places_held:
+            self._deal_held_at = float("inf")
+        if not places_held and (key == last or (
+                key[0] == last[0] and now - self._last_offer_at < self.settings.search_interval
+                and _nothing_new(key[1], last[1])) or (
+                key[0] == last[0] and now - self._last_offer_at < STALE_SEARCH_INTERVAL and view in self._searched)):
             # The same view, or an undecided search of this state with these regions in view (or more) only just
             # done: a camera's noise makes every frame a new view, and vision flags regions covered for a frame now
             # and then; searching each one would cost more than the frame rate allows (a stalled 3-player game took
@@ -468,7 +476,7 @@ class MoveTracker:
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
             recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady, now)
             if not recheck and not unsure:
-                recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady, now)
+                recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady, now, places_held)
             if not recheck and not unsure:
                 recheck = self._tiled_after(evidence, raw or evidence, hypotheses, committed_table, unsteady)
             if recheck:
@@ -1087,14 +1095,15 @@ class MoveTracker:
         return True
 
     def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float,
-                      unsteady: frozenset[Region], now: float) -> list[str]:
+                      unsteady: frozenset[Region], now: float, places_held: bool = False) -> list[str]:
         """Nothing explains the view, and a display the round's deal says still holds tiles is now empty: the deal
         may be wrong there (vision read one of its tiles as another colour in every reading, some of them sure; or
         the guessed tile of a display always read a tile short, see _guess_display). Deal that display with each
         content one tile's colour away from the logged one, play the round's moves again, and if one of them (and
         the moves since) explains everything in view clearly better, replace the round (a logged correction), as
         an unsure reading of a move is replaced (_recheck). Only what the view contradicts is reopened: a display
-        not yet taken from is still read as dealt."""
+        not yet taken from is still read as dealt. `places_held`: the board places a correction waited on have now
+        read the same long enough (_held_long), news however still the view."""
         state, record = self.state, self.game.record
         events = record.events_in_force()
         start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
@@ -1117,7 +1126,7 @@ class MoveTracker:
         in_view = _in_view(evidence)
         boards = _view_signature(evidence)[0]
         *last, last_view, last_at = self._deal_rechecked
-        if last == [len(events), taken, boards] and now - last_at < DEAL_RECHECK_INTERVAL and (
+        if not places_held and last == [len(events), taken, boards] and now - last_at < DEAL_RECHECK_INTERVAL and (
                 _nothing_new(in_view, last_view) or now - last_at < self.settings.rest_seconds - REST_TOLERANCE):
             return []
         self._deal_rechecked = (len(events), taken, boards, in_view, now)
@@ -1168,6 +1177,8 @@ class MoveTracker:
             or (len(found) > 1 and score - found[1][0] < self.settings.margin)
             or score - best_now < self.settings.margin
             or self._hidden(evidence, table_model(replayed), best, unsteady)
+            or (not (unseen and unseen["factory"] == display)  # a guess overrules no reading
+                and not self._held_long(table_model(replayed), best.table, now))
         ):
             return []
         held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])
@@ -1179,6 +1190,25 @@ class MoveTracker:
         self.alert = None
         return [f"corrected the deal: factory display {display + 1} held {held}",
                 *(best.describe(replayed).split("; ") if best.moves else [])]
+
+    def _held_long(self, before: TableModel, after: TableModel, now: float) -> bool:
+        """Whether every board place the change from `before` to `after` fills or empties has read the same for
+        COVER_STEADY_SECONDS. A corrected deal overrules every reading of the display dealt: the board that tells
+        must not be one frame's colour of a flicker (recorded tuning game 711: a white tile on pattern line 1 read
+        blue at 0.98 for 0.3 s, then white, then blue, for 6 s; display 9, read holding that white tile in 90 frames,
+        was corrected to a blue one and the move committed false)."""
+        held_at = float("-inf")
+        for kind, i in changed_regions(before, after):
+            if kind != "board":
+                continue
+            seen = self._watch[("board", i)].elements if ("board", i) in self._watch else {}
+            for key in _changed_places(before.boards[i], after.boards[i]):
+                held_at = max(held_at, seen[key][1] + COVER_STEADY_SECONDS if key in seen else float("inf"))
+        if now >= held_at - REST_TOLERANCE:
+            return True
+        # Searched again the moment it has (a still view is otherwise not searched again: nothing new in it).
+        self._deal_held_at = held_at - REST_TOLERANCE
+        return False
 
     def _deal_with_hidden_display(
         self, evidence: TableEvidence, readings: list[tuple[int, ...]], hidden: int, missing: int, now: float,
@@ -1419,13 +1449,17 @@ def _unsettled(evidence: TableEvidence, region: Region, before: TableModel, afte
             kind == "centre" and MARKER_ELEMENT in ev.unsettled and before.centre_marker != after.centre_marker)
     if evidence.boards[i].occluded:
         return False
-    ev, old, new = evidence.boards[i], before.boards[i], after.boards[i]
-    for r in range(WALL_SIZE):
-        if any(a != b and ev.pattern[r][j] == NO_SLOT_EVIDENCE
-               for j, (a, b) in enumerate(zip(old.lines[r], new.lines[r]))):
-            return True
-    floors = [(*f, *(EMPTY,) * (len(ev.floor) - len(f))) for f in (old.floor, new.floor)]
-    return any(a != b and ev.floor[k] == NO_SLOT_EVIDENCE for k, (a, b) in enumerate(zip(*floors)))
+    ev = evidence.boards[i]
+    return any((ev.floor[key[1]] if key[0] == "floor" else ev.pattern[key[0]][key[1]]) == NO_SLOT_EVIDENCE
+               for key in _changed_places(before.boards[i], after.boards[i]))
+
+
+def _changed_places(old: BoardModel, new: BoardModel) -> list[tuple]:
+    """The places (row, slot) or ("floor", space) of a board that the change from `old` to `new` fills or empties,
+    keyed as MoveTracker._steady_board keys them."""
+    places = [(r, j) for r in range(WALL_SIZE) for j, (a, b) in enumerate(zip(old.lines[r], new.lines[r])) if a != b]
+    floors = [(*f, *(EMPTY,) * (FLOOR_SPACES - len(f))) for f in (old.floor, new.floor)]
+    return places + [("floor", k) for k, (a, b) in enumerate(zip(*floors)) if a != b]
 
 
 class _BoardPlaces:

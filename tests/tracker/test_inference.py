@@ -1060,17 +1060,45 @@ def test_a_deal_a_move_contradicts_is_reopened_at_that_display():
     # Real vision (tuning seed 35): a display read with one tile of the wrong colour in all 30 readings, some of them
     # sure. No legal move from the logged deal explains the view once a player takes the colour the log does not
     # have there (the likeliest, another colour from that display, is wrong): the deal is corrected at that display
-    # and the move committed, both in the log.
+    # and the move committed, both in the log, once the board has read the move's tile for a second.
     truth, game, m = _misread_display_and_a_move_from_it()
     table = Table(MoveTracker(game), truth)
     table.frames(4)
     hidden = regions_of(truth, m, truth.current_player)
     table.frames(3, occluded=hidden)
     truth.play(m)
-    table.frames(8)
+    table.frames(12)
     assert game.state == truth and table.log[-1].alert is None
     [correction] = [e for e in game.record.events if e["type"] == "correction"]
     assert correction["reason"].startswith(f"factory display {m.source + 1} held ")
+
+
+def test_a_board_read_one_colour_then_another_does_not_correct_a_deal_read_clearly():
+    # Recorded tuning game 711: display 9 read holding a white tile in 90 frames; the white tile taken to pattern
+    # line 1 read blue at 0.98 for 0.3 s, then white, then blue again, for 6 s. The deal was corrected to a blue
+    # tile there and the move committed false. A corrected deal overrules every reading of the display: the board
+    # that tells must have read the same for a second.
+    truth = new_game(2)
+    deal = truth.deal_random(random.Random(5))
+    j, colour = next((j, c) for j, f in enumerate(deal) for c in set(f) if f.count(c) == 1)
+    game = Game.new(2)
+    game.deal([list(f) for f in deal])  # read rightly
+    m = next(m for m in truth.legal_moves() if m.source == j and m.colour == colour)
+    misread = next(c for c in range(len(COLOUR_NAMES)) if c not in deal[j])
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    player = truth.current_player
+    table.frames(3, occluded=regions_of(truth, m, player))
+    truth.play(m)
+    flicker = truth.to_table()
+    line = flicker["boards"][player]["pattern_lines"][m.line]
+    line[line.index(COLOUR_NAMES[colour])] = COLOUR_NAMES[misread]
+    for _ in range(4):
+        table.frames(5, flicker)
+        table.frames(1)
+    table.frames(12)
+    assert not [e for e in game.record.events if e["type"] == "correction"]
+    assert game.state == truth
 
 
 def test_a_display_read_only_unsurely_before_it_was_taken_is_dealt_from_the_first_move():
