@@ -66,6 +66,21 @@ def regions_of(state, m, player):
     return regions
 
 
+def misread_feed(truth, tracker: MoveTracker, flagged, misread):
+    """feed(frames, occluded=()): that many views of `truth` at FPS to `tracker`, the regions `occluded` and
+    `flagged(n)` flagged covered, each view changed in place by `misread(obs, n, occluded)` (n counts from 1)."""
+    clock = {"t": 0.0, "n": 0}
+
+    def feed(frames: int, occluded=()):
+        for _ in range(frames):
+            clock["t"] += 1 / FPS
+            clock["n"] += 1
+            obs = observe(truth.to_table(), {*occluded, *flagged(clock["n"])})
+            misread(obs, clock["n"], occluded)
+            tracker.observe(obs, clock["t"])
+    return feed
+
+
 def started(players=2, variant="colored", seed=1):
     truth = new_game(players, variant)
     game = Game.new(players, variant)
@@ -1286,21 +1301,14 @@ def test_a_display_flagged_covered_every_other_frame_and_read_a_tile_short_now_a
     truth = new_game(2)
     game = Game.new(2)
     truth.deal_random(random.Random(31))
-    tracker = MoveTracker(game)
-    t, n = 0.0, 0
 
-    def feed(frames: int, occluded=()):
-        nonlocal t, n
-        for _ in range(frames):
-            t, n = t + 1 / FPS, n + 1
-            flagged = {("factory", 1)} if n % 2 else set()
-            obs = observe(truth.to_table(), {*occluded, *flagged})
-            shown = obs["factories"][1]
-            if n % 4 == 2:
-                shown["counts"] = _miss_a_tile(every=1)(shown["counts"], n)
-            shown["confidence"] = 0.2 if n % 2 else 0.6
-            tracker.observe(obs, t)
+    def misread(obs, n, occluded):
+        shown = obs["factories"][1]
+        if n % 4 == 2:
+            shown["counts"] = _miss_a_tile(every=1)(shown["counts"], n)
+        shown["confidence"] = 0.2 if n % 2 else 0.6
 
+    feed = misread_feed(truth, MoveTracker(game), lambda n: {("factory", 1)} if n % 2 else set(), misread)
     feed(12)
     first = next(m for m in truth.legal_moves() if m.source == 0)
     feed(3, regions_of(truth, first, truth.current_player))
@@ -1320,22 +1328,17 @@ def test_a_display_taken_from_unseen_while_another_is_read_two_ways_is_dealt_fro
     game = Game.new(2)
     truth.deal([["blue", "blue", "black", "white"], ["blue", "red", "blue", "black"], ["yellow", "yellow", "red", "white"],
                 ["black", "white", "white", "yellow"], ["red", "red", "yellow", "black"]])
-    tracker = MoveTracker(game)
-    t, n = 0.0, 0
 
-    def feed(frames: int, occluded=()):
-        nonlocal t, n
-        for _ in range(frames):
-            t, n = t + 1 / FPS, n + 1
-            obs = observe(truth.to_table(), {*occluded, *([("factory", 0)] if truth.factories[0] else [])})
-            shown = obs["factories"][1]
-            if shown["counts"] and n % 5 < 2:
-                shown["counts"] = {**shown["counts"], "red": 0, "yellow": 1}
-            shown["confidence"] = 0.2
-            if ("factory", 0) in occluded:
-                obs["factories"][0]["counts"] = {}  # the hand taking from it
-            tracker.observe(obs, t)
+    def misread(obs, n, occluded):
+        shown = obs["factories"][1]
+        if shown["counts"] and n % 5 < 2:
+            shown["counts"] = {**shown["counts"], "red": 0, "yellow": 1}
+        shown["confidence"] = 0.2
+        if ("factory", 0) in occluded:
+            obs["factories"][0]["counts"] = {}  # the hand taking from it
 
+    feed = misread_feed(truth, MoveTracker(game), lambda n: {("factory", 0)} if truth.factories[0] else set(),
+                        misread)
     feed(8)  # display 1 read the same under its cover flag, but not for the second that would count
     first = move(0, BLACK, 2)
     feed(3, regions_of(truth, first, truth.current_player))
@@ -1364,19 +1367,14 @@ def test_a_display_flagged_covered_in_every_frame_and_never_read_the_same_for_a_
     truth = new_game(2)
     game = Game.new(2)
     truth.deal_random(random.Random(31))
-    tracker = MoveTracker(game)
-    t, n = 0.0, 0
 
-    def feed(frames: int, occluded=()):
-        nonlocal t, n
-        for _ in range(frames):
-            t, n = t + 1 / FPS, n + 1
-            obs = observe(truth.to_table(), {*occluded, ("factory", 1)})
-            shown = obs["factories"][1]
-            if n % 4 == 0:
-                shown["counts"] = _miss_a_tile(every=1)(shown["counts"], n)
-            shown["confidence"] = 0.2
-            tracker.observe(obs, t)
+    def misread(obs, n, occluded):
+        shown = obs["factories"][1]
+        if n % 4 == 0:
+            shown["counts"] = _miss_a_tile(every=1)(shown["counts"], n)
+        shown["confidence"] = 0.2
+
+    feed = misread_feed(truth, MoveTracker(game), lambda n: {("factory", 1)}, misread)
 
     feed(12)
     first = next(m for m in truth.legal_moves() if m.source == 0)
@@ -1404,27 +1402,23 @@ def test_a_display_flagged_covered_all_round_and_read_a_different_tile_short_eac
     game = Game.new(2)
     truth.deal([["blue", "blue", "black", "white"], ["black", "black", "white", "white"], ["yellow"] * 4,
                 ["red"] * 4, ["red", "red", "yellow", "black"]])
-    tracker = MoveTracker(game)
-    t, n = 0.0, 0
 
-    def feed(frames: int, occluded=()):
-        nonlocal t, n
-        for _ in range(frames):
-            t, n = t + 1 / FPS, n + 1
-            obs = observe(truth.to_table(), {*occluded, *([("factory", 0)] if truth.factories[0] else [])})
-            shown = obs["factories"][0]
-            if shown["counts"]:
-                # The same for over a second, then now one missed, now the other, now and then none.
-                missed = "white" if n < 12 or n % 3 else "black"
-                if whole_now_and_then and n >= 12 and n % 7 == 0:
-                    missed = None
-                if missed:
-                    shown["counts"] = {**shown["counts"], missed: shown["counts"][missed] - 1}
-                shown["confidence"] = 0.2
-            short = obs["factories"][1]
-            if short["counts"]:
-                short["counts"] = {**short["counts"], "white": short["counts"]["white"] - 1}  # at rest, surely
-            tracker.observe(obs, t)
+    def misread(obs, n, occluded):
+        shown = obs["factories"][0]
+        if shown["counts"]:
+            # The same for over a second, then now one missed, now the other, now and then none.
+            missed = "white" if n < 12 or n % 3 else "black"
+            if whole_now_and_then and n >= 12 and n % 7 == 0:
+                missed = None
+            if missed:
+                shown["counts"] = {**shown["counts"], missed: shown["counts"][missed] - 1}
+            shown["confidence"] = 0.2
+        short = obs["factories"][1]
+        if short["counts"]:
+            short["counts"] = {**short["counts"], "white": short["counts"]["white"] - 1}  # at rest, surely
+
+    feed = misread_feed(truth, MoveTracker(game), lambda n: {("factory", 0)} if truth.factories[0] else set(),
+                        misread)
 
     feed(20)
     first = move(1, BLACK, 1)
