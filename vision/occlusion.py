@@ -256,4 +256,3 @@ def _rim_cells(cells: np.ndarray, centre, radius: float, plane) -> np.ndarray:
 
 def _in_band(fraction: np.ndarray) -> np.ndarray:
     return (fraction > RIM_BAND[0]) & (fraction < RIM_BAND[1])
-
