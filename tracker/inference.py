@@ -877,7 +877,9 @@ class MoveTracker:
             self._remember(evidence)
         unsure = [j for j, f in sorted(self._deal_seen.items()) if f.log_miss > DEAL_LOG_MISS]
         unseen = [j for j in range(len(state.factories)) if j not in self._deal_seen]
-        settled = self._settled_readings(unsure + unseen) if expected == 4 * len(state.factories) else {}
+        settled = self._settled_readings(unsure + unseen)
+        if expected < 4 * len(state.factories):
+            settled = self._left_over(settled, unseen)
         unsure = [j for j in unsure if j not in settled]
         unseen = [j for j in unseen if j not in settled]
         readings = [settled.get(j, self._deal_seen[j].counts if j in self._deal_seen else (0,) * 5)
@@ -988,6 +990,21 @@ class MoveTracker:
             if len(agreeing) == 1:
                 settled[j] = agreeing[0]
         return settled
+
+    def _left_over(self, settled: dict[int, tuple[int, ...]], unseen: list[int]) -> dict[int, tuple[int, ...]]:
+        """The bag and lid ran short (recorded tuning games 702 and 717, round 5: 30 and 33 tiles dealt): every tile
+        they held is dealt, the last displays short or not at all. A display never read with tiles may be empty, so
+        it is settled by its readings only with tiles the displays read with them leave over (a hand's colours read
+        over an empty display settle nothing)."""
+        left = [b + n for b, n in zip(self.state.bag, self.state.lid)]
+        for j, f in self._deal_seen.items():
+            left = [a - n for a, n in zip(left, settled.get(j, f.counts))]
+        kept = {j: c for j, c in settled.items() if j not in unseen}
+        for j in unseen:
+            if j in settled and all(a >= n for a, n in zip(left, settled[j])):
+                kept[j] = settled[j]
+                left = [a - n for a, n in zip(left, settled[j])]
+        return kept
 
     def _full_displays(self, settled: dict[int, tuple[int, ...]]) -> tuple[list[tuple[int, ...]], list[int]]:
         """Every display was dealt 4 tiles (the bag had enough): per display, the 4-tile content its reading

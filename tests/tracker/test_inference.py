@@ -1548,6 +1548,51 @@ def test_the_tile_guessed_on_a_display_always_read_a_tile_short_is_one_the_bag_s
     assert game.state == truth
 
 
+SHORT_DEAL = [["blue", "blue", "yellow", "red"], ["yellow", "yellow", "black", "white"],
+              ["blue", "red", "black", "white"], ["blue", "yellow", "red", "black"], ["white"]]
+
+
+@pytest.mark.parametrize("seen", ["two read unsurely", "one flagged covered", "one flagged covered, a hand on 5"])
+def test_a_deal_the_bag_and_lid_run_short_of_is_settled_by_readings_as_a_full_one_is(seen):
+    # Recorded tuning games 717 (4 players, gray) and 702 (4 players, colored), round 5: the bag and lid held 33 and
+    # 30 tiles, the last displays were dealt short, and displays read unsurely were never settled by their readings
+    # (only a full deal's were): 717's displays 7 and 8, read right at 0.2 confidence (a white tile missed now and
+    # then) all round, stalled the game for good; 702's display 5, flagged covered all round with no hand over it,
+    # was counted through only 4 moves into the round, too late to follow them. Display 5 is dealt one tile here, or
+    # none while a hand over it is read as 4 yellow tiles under its cover flag: they settle nothing.
+    hand = seen.endswith("hand on 5")
+    deal = [*SHORT_DEAL[:4], [] if hand else SHORT_DEAL[4]]
+    truth = new_game(2)
+    game = Game.new(2)
+    for state in (truth, game.state):
+        state.bag, state.lid = [4, 4, 3, 3, 2 if hand else 3], [0] * 5
+    truth.deal(deal)
+    unsure = [1, 2] if seen == "two read unsurely" else [3]
+
+    def misread(obs, n, occluded):
+        for j in unsure:
+            shown = obs["factories"][j]
+            if shown["counts"] and n % 4 == 0:
+                shown["counts"] = {**shown["counts"], "white" if j < 3 else "red": 0}
+            shown["confidence"] = 0.2
+        if hand and n % 5:
+            obs["factories"][4]["counts"] = {"yellow": 4}
+
+    flagged = set() if seen == "two read unsurely" else {("factory", 3)}
+    if hand:
+        flagged.add(("factory", 4))
+    feed = misread_feed(truth, MoveTracker(game), lambda n: flagged, misread)
+    feed(12)
+    assert game.state.phase == DEAL
+    first = move(0, BLUE, 1)
+    feed(3, regions_of(truth, first, truth.current_player))
+    truth.play(first)
+    feed(12)
+    assert game.state == truth
+    logged = next(e for e in game.record.events_in_force() if e["type"] == "deal")
+    assert logged["factories"] == [sorted(f, key=COLOUR_NAMES.index) for f in deal] and "unseen" not in logged
+
+
 def test_a_display_taken_from_before_it_was_seen_is_read_from_the_move_though_the_marker_is_missed():
     # Display 1 was covered from the deal until a player had taken from it; vision also misses the first-player
     # marker in the centre (a cream marker on a pale table). The first move still says what the display held:
