@@ -1548,6 +1548,31 @@ def test_the_tile_guessed_on_a_display_always_read_a_tile_short_is_one_the_bag_s
     assert game.state == truth
 
 
+def test_a_display_read_a_tile_short_surely_and_taken_from_first_is_read_from_the_move():
+    # Recorded tuning game 714 (4 players, colored), round 3: display 2 (2 black, blue, red) was read without one of
+    # its black tiles at 0.88 in the 7 frames before the first move took its black: sure enough to be kept, too few
+    # readings to guess the tile, and, being sure, never taken for a display the first move must tell. The round
+    # waited for a clearer view of an empty display for good.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal([["blue", "blue", "black", "white"], ["black", "blue", "black", "red"],
+                ["yellow", "yellow", "red", "white"], ["black", "white", "white", "yellow"], ["red", "red", "yellow", "black"]])
+
+    def misread(obs, n, occluded):
+        shown = obs["factories"][1]
+        if shown["counts"].get("black"):
+            shown["counts"] = {**shown["counts"], "black": shown["counts"]["black"] - 1}
+
+    feed = misread_feed(truth, MoveTracker(game), lambda n: set(), misread)
+    feed(6)
+    assert game.state.phase == DEAL
+    first = move(1, BLACK, 1)
+    feed(3, regions_of(truth, first, truth.current_player))
+    truth.play(first)
+    feed(10)
+    assert game.state == truth
+
+
 SHORT_DEAL = [["blue", "blue", "yellow", "red"], ["yellow", "yellow", "black", "white"],
               ["blue", "red", "black", "white"], ["blue", "yellow", "red", "black"], ["white"]]
 
