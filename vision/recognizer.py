@@ -54,6 +54,11 @@ BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
 # those points (within this many board sides of its old or new outline) are left out until the board has settled
 # at its new pose and the region reads uncovered, then recorded again there.
 MOVED_BOARD_REACH = 0.06
+# Nor is a display's table ring watched that near a board at all: there it lies on the board's edge and contact
+# shadow, which a board nudged a millimetre (too little to re-aim) moves. Recorded tuning game 711 (4p gray, 720p,
+# board 3 beside displays 4 and 5, 1-based): those displays flagged with no hand anywhere in 306 and 255 of 977
+# frames -> 219 and 48.
+BOARD_EDGE_REACH = MOVED_BOARD_REACH
 # A display's table ring is recorded at setup with its tiles dealt, whose shadows (a tile stands 5-6 mm tall) fall
 # past its rim onto the ring: once its tiles are taken the bare ring differs there by 10-25 delta E. The first time
 # a display reads empty (every colour's count sure to this confidence, the rim unchanged) two frames running, with no
@@ -147,13 +152,16 @@ def _near_outlines(points: np.ndarray, outlines, reach: float) -> np.ndarray:
     return near
 
 
-def _display_ring_keep(points: np.ndarray, index: int, displays, centre) -> np.ndarray:
-    """Which of a display's ring points are watched: none near another display (NEIGHBOUR_REACH) or in the
-    centre."""
+def _display_ring_keep(points: np.ndarray, index: int, displays, centre,
+                       boards: list[BoardGeometry]) -> np.ndarray:
+    """Which of a display's ring points are watched: none near another display (NEIGHBOUR_REACH), in the centre
+    or beside a board (BOARD_EDGE_REACH)."""
     keep = _away_from_displays(points, displays, NEIGHBOUR_REACH, but=index)
     if centre is not None and len(centre) >= 3:
         polygon = np.asarray(centre, np.float32).reshape(-1, 1, 2)
         keep &= np.array([cv2.pointPolygonTest(polygon, (float(x), float(y)), False) < 0 for x, y in points])
+    for board in boards:
+        keep &= ~_near_outlines(points, (board.corners,), BOARD_EDGE_REACH * board.pixels_per_unit())
     return keep
 
 
@@ -234,8 +242,9 @@ class TableRecognizer:
             glare.append(_glare(info, f"setup.factories[{j}]"))
             ring_ref = decode_image(info["ring"]) if info.get("ring") else None
             ring = circle_ring(f.center, f.radius, *FACTORY_RING)
-            self.factory_rings.append(RingWatcher(ring, self.frame_size, ring_ref, _display_ring_keep(
-                ring.reshape(-1, 2), j, self._displays, profile.center), arcs=True, run=RING_RUN))
+            keep = _display_ring_keep(ring.reshape(-1, 2), j, self._displays, profile.center,
+                                      [b.geometry for b in self.boards])
+            self.factory_rings.append(RingWatcher(ring, self.frame_size, ring_ref, keep, arcs=True, run=RING_RUN))
         # The tile side comes from the set's proportions: learned from a setup frame it strayed by up to 20 %
         # (tuning seeds 0-7 at 720p: regions right 89.4 % learned, 90.9 % from the proportions).
         self.display_grids = np.concatenate(grids)
