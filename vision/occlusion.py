@@ -41,6 +41,14 @@ ARC_DELTA_E = 8.0
 # A tile lying a little past its display's circle covers rim cells: no hand. Rim cells within TILE_REACH display
 # radii of a pixel the display's counter reads as a tile count as unchanged that frame (RimWatcher.check).
 TILE_REACH = 0.2
+# A hand reaching over one display into the next crosses the second's rim where its table ring is not watched (the
+# side towards the first, NEIGHBOUR_REACH): there a rim changed in over SIDE_RIM_FRACTION of its cells within
+# SIDE_ANGLE of the direction of a neighbour flagged this frame flags the display too (tuning seed 21: a finger
+# over display 8's rim from display 0's side, 5 of its 184 rim cells changed, read confident 0.99). Bench frames
+# (hands): displays under a hand missed, tuning seeds 0-47 3 -> 2, check seeds 200-217 3 -> 2; no display with no
+# hand over it flagged more (clean or near a hand).
+SIDE_ANGLE = np.radians(22.5)
+SIDE_RIM_FRACTION = 0.15
 
 
 def circle_ring(center, radius: float, inner: float, outer: float, points: int = 96) -> np.ndarray:
@@ -186,11 +194,12 @@ class RimWatcher:
     """
 
     def __init__(self, grid: np.ndarray, empty: np.ndarray, frame_size, displays, planes,
-                 inside: np.ndarray | None = None) -> None:
+                 inside: np.ndarray | None = None, blind: list[list[int]] | None = None) -> None:
         """`grid` (N, G, G, 2) image coordinates of the displays' canonical grids, `empty` (N, G, G, 3) BGR the
         bare table sampled on them, `displays` their (centre, radius) in the image and `planes` a board geometry
         per display (board units are the table's plane) or None to take the image circle; `inside` (G, G) the
-        grid pixels the displays' counter reads tiles on (None: no rim cell is beside a tile)."""
+        grid pixels the displays' counter reads tiles on (None: no rim cell is beside a tile); `blind` per display
+        the displays its table ring is not watched towards (SIDE_ANGLE)."""
         kernel = np.ones((3, 3), np.uint8)
         points, least, most, owner, near = [], [], [], [], []
         for n, (cells, lab, (centre, radius), plane) in enumerate(zip(grid, to_lab(empty), displays, planes)):
@@ -200,6 +209,9 @@ class RimWatcher:
             most.append(cv2.dilate(lab, kernel)[rim])
             owner.append(np.full(int(rim.sum()), n))
             near.append(_beside(np.argwhere(rim), inside, TILE_REACH * rim.shape[0] / 2))
+        # Per display, (neighbour, its rim cells facing that neighbour) for each neighbour its ring is blind to.
+        self.sides = [[(k, _facing(cells, centre, displays[k][0])) for k in neighbours]
+                      for cells, (centre, _), neighbours in zip(points, displays, blind or [[]] * len(points))]
         self.owner = np.concatenate(owner)
         self.count = np.maximum(np.bincount(self.owner, minlength=len(grid)), 1)
         self.sampler = PatchSampler(np.concatenate(points)[None, None], frame_size) if len(self.owner) else None
@@ -219,11 +231,31 @@ class RimWatcher:
         changed = np.bincount(self.owner, weights=hit, minlength=len(self.count)) / self.count
         if label is not None:
             for j in np.flatnonzero(changed > RIM_FRACTION):  # most displays and frames: none to look at again
-                mine = hit[self.owner == j]
-                cell, pixel = self.near[j]
-                mine[cell[label[j].ravel()[pixel] >= 0]] = False
-                changed[j] = np.count_nonzero(mine) / self.count[j]
-        return [replace(c, rim=float(r), occluded=c.occluded or bool(r > RIM_FRACTION)) for c, r in zip(rings, changed)]
+                changed[j] = np.count_nonzero(self._untiled(hit, j, label)) / self.count[j]
+        checks = [replace(c, rim=float(r), occluded=c.occluded or bool(r > RIM_FRACTION)) for c, r in zip(rings, changed)]
+        return self._from_the_side(checks, hit, label)
+
+    def _untiled(self, hit: np.ndarray, j: int, label: np.ndarray | None) -> np.ndarray:
+        """Display j's rim cells changed, those beside a tile its counter reads (TILE_REACH) left out."""
+        mine = hit[self.owner == j]
+        if label is not None:
+            cell, pixel = self.near[j]
+            mine[cell[label[j].ravel()[pixel] >= 0]] = False
+        return mine
+
+    def _from_the_side(self, checks: list[OcclusionCheck], hit: np.ndarray,
+                       label: np.ndarray | None) -> list[OcclusionCheck]:
+        """A display whose rim changed on the side facing a flagged neighbour, where its ring is blind, is flagged
+        too (SIDE_RIM_FRACTION)."""
+        out = list(checks)
+        for j, sides in enumerate(self.sides):
+            facing = [cells for k, cells in sides if checks[k].occluded and len(cells)]
+            if checks[j].occluded or not facing:
+                continue  # most displays and frames
+            mine = self._untiled(hit, j, label)
+            if any(np.mean(mine[cells]) > SIDE_RIM_FRACTION for cells in facing):
+                out[j] = replace(checks[j], occluded=True)
+        return out
 
 
 def _beside(cells: np.ndarray, inside: np.ndarray | None, reach: float) -> tuple[np.ndarray, np.ndarray]:
@@ -236,6 +268,14 @@ def _beside(cells: np.ndarray, inside: np.ndarray | None, reach: float) -> tuple
     dx = cells[:, None, 1] - pixels[None, :, 1]
     cell, pixel = np.nonzero(dy * dy + dx * dx <= reach * reach)
     return cell, pixels[pixel, 0] * inside.shape[1] + pixels[pixel, 1]
+
+
+def _facing(cells: np.ndarray, centre, towards) -> np.ndarray:
+    """Indices of the rim `cells` ((K, 2) image points) within SIDE_ANGLE of the direction from `centre` to
+    `towards`."""
+    angle = np.arctan2(cells[:, 1] - centre[1], cells[:, 0] - centre[0])
+    aim = np.arctan2(towards[1] - centre[1], towards[0] - centre[0])
+    return np.flatnonzero(np.abs((angle - aim + np.pi) % (2 * np.pi) - np.pi) < SIDE_ANGLE)
 
 
 def _rim_cells(cells: np.ndarray, centre, radius: float, plane) -> np.ndarray:

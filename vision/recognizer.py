@@ -308,9 +308,15 @@ class TableRecognizer:
     def _use_empty(self, displays: np.ndarray, centre: np.ndarray, glare: np.ndarray | None = None) -> None:
         self.factories.set_empty(displays, glare=glare)
         self.rims = RimWatcher(self.display_grids, displays, self.frame_size, self._displays, self._planes(),
-                               self.factories.inside[0])
+                               self.factories.inside[0], self._blind_towards())
         # The centre has no card of its own to measure the light by: the displays round it have.
         self.centre.set_empty(centre[None], np.median(self.factories.print_gain, axis=0))
+
+    def _blind_towards(self) -> list[list[int]]:
+        """Per display, the other displays its table ring is not watched towards (NEIGHBOUR_REACH)."""
+        return [[k for k, other in enumerate(self._displays)
+                 if k != j and not _away_from_displays(ring.points, [other], NEIGHBOUR_REACH).all()]
+                for j, ring in enumerate(self.factory_rings)]
 
     def _planes(self) -> list[BoardGeometry | None]:
         """Per display, the nearest board's geometry: its units are the table's plane (None without boards)."""
