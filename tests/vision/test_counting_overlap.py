@@ -1,0 +1,54 @@
+"""Tiles never overlap: a white tile found on a display that the other white tiles, fitted anew, explain as well
+without is a doubt."""
+
+import cv2
+import numpy as np
+
+from calibration.colour_model import COLOURS
+from vision.counting import RegionCounter, Tile, circle_grid
+
+SIDE = 11.0
+G = 40
+WHITE = COLOURS.index("white")
+
+
+def _display() -> RegionCounter:
+    grid, inside = circle_grid((100.0, 100.0), 50.0, G)
+    counter = RegionCounter(grid, inside, (200, 200), SIDE)
+    counter.set_empty(np.full((1, G, G, 3), (170, 110, 60), np.uint8))  # the blue print
+    counter.doubts = np.zeros((1, len(COLOURS) + 1))
+    return counter
+
+
+def _white_tiles(*boxes: tuple[int, int, int, int]) -> np.ndarray:
+    """(1, G, G) labels: white tiles as (middle y, middle x, height, width) boxes, each motif read as no tile."""
+    label = np.full((1, G, G), -1, np.int8)
+    for y, x, h, w in boxes:
+        label[0, y - h // 2:y + h // 2 + 1, x - w // 2:x + w // 2 + 1] = WHITE
+        cv2.circle(label[0], (x, y), 2, -1, -1)
+    return label
+
+
+def test_a_white_tile_taken_between_two_and_their_crescents_are_two_tiles():
+    # Two touching white tiles; one found between them, and one on each crescent its erased disc left.
+    label = _white_tiles((20, 14, 11, 11), (20, 25, 11, 11))
+    found = [Tile(0, WHITE, 20, 20, 0.97), Tile(0, WHITE, 20, 11, 0.56), Tile(0, WHITE, 20, 29, 0.53)]
+    assert len(_display()._overlapping(found, label)) == 2
+
+
+def test_two_white_tiles_seen_foreshortened_close_together_stay_two():
+    # Seen obliquely, two touching tiles' middles lie 0.64 sides apart on the display's grid.
+    label = _white_tiles((16, 20, 7, 11), (23, 20, 7, 11))
+    found = [Tile(0, WHITE, 16, 20, 0.9), Tile(0, WHITE, 23, 20, 0.9)]
+    assert len(_display()._overlapping(found, label)) == 2
+
+
+def test_rendered_two_touching_white_tiles_are_not_read_as_three():
+    # Tuning seed 15 (colored walls), frame 0, display 7: three white tiles, two of them touching, read as four
+    # (one taken between the two, and each one's crescent beside it).
+    from web_dashboard.vision_bench import bench_frames
+
+    rec, view, frame = next(bench_frames(15, 1))
+    seen = rec.recognize(frame.image)["factories"][7]
+    assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][7].get(c, 0) for c in COLOURS}
+    assert view["factories"][7].get("white", 0) == 3
