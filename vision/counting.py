@@ -189,16 +189,19 @@ STANDING = (1.2, 4.0, 0.55, 0.85, 5.0)
 # with the neighbour whose mix fits best, true white tiles beside another colour (690 / 678) taken off: none at 0.6
 # within 6; 3 / 3 at 0.5; 8 / 27 within 8 (false: 4 / 2, 4 / 3, 9 / 5).
 HALO = (1.3, 6.0, 0.6)
-# Tiles never overlap. Between two touching white tiles a core is as full as on either, so a tile taken there can leave
-# a crescent of each that fills a core too: three tiles found on two, closer together than tiles lie. Where a white
-# tile found on a display lies within OVERLAP[0] tile sides of another, the region's white pixels are explained by
-# the white tiles found and by them less that one, each explanation fitted jointly (_fit: each tile a disc of
-# OVERLAP[1] sides, about a tile's area, moved to explain the most pixels the others leave, less its overlap with
-# them); where the fewer explain them as well, within OVERLAP[2] tile areas, that tile is a doubt. Displays with white
-# tiles within 0.9 sides of another, tuning seeds 0-31 / check seeds 100-131, colored and gray walls (34 / 31): the
-# fit without the closest one worse by -0.10 to -0.02 tile areas where it was a tile too many (5, 4 of them left
-# for the capacity to take off) and by 0.21 and up where none was (29); check: too many -0.02 to 0.09 (5, 4 for the
-# capacity), 0.12 and 0.34, none 0.19 and up (24). Regions right the same on the tuning seeds from 0.0 to 0.2.
+# Tiles never overlap. Between two touching tiles of one colour a core is as full as on either (a white tile's middle
+# reads as no tile over the pale rosette), so a tile taken there can leave a crescent of each that fills a core too:
+# three tiles found on two, closer together than tiles lie. Where a tile found on a display lies within OVERLAP[0]
+# tile sides of another of its colour, the display's pixels of that colour are explained by the tiles of it found and
+# by them less that one, each explanation fitted jointly (_fit: each tile a disc of OVERLAP[1] sides, about a tile's
+# area, moved to explain the most pixels the others leave, less its overlap with them); where the fewer explain them
+# as well, within OVERLAP[2] tile areas, that tile is a doubt. Displays with tiles of a colour within 0.9 sides of
+# one another, tuning seeds 0-31, colored and gray walls: white (34 displays) the fit without the closest one worse
+# by -0.10 to -0.02 tile areas where it was a tile too many (5, 4 of them left for the capacity to take off), by 0.21
+# and up where none was (29); the other colours (34) by 0.02 (a red tile too many), 0.24 and up. Check seeds 100-131:
+# white (31) too many -0.02 to 0.09 (5, 4 for the capacity), 0.12, 0.34, none 0.19 and up; the other colours (35)
+# too many 0.06-0.33 (5, all for the capacity), none 0.28 and up. Regions right the same on the tuning seeds for
+# OVERLAP[2] 0.0-0.2.
 OVERLAP = (0.9, 0.56, 0.1)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
@@ -706,24 +709,28 @@ class RegionCounter:
         return [t for t in found if id(t) not in halos]
 
     def _overlapping(self, found: list[Tile], label: np.ndarray) -> list[Tile]:
-        """The tiles found less, per display, a white tile close to another that the other white tiles, fitted
-        anew, explain the white pixels as well without (OVERLAP); it is a doubt."""
+        """The tiles found less, per display and colour, a tile close to another of its colour that the others of
+        it, fitted anew, explain its pixels as well without (OVERLAP); it is a doubt."""
         near, radius = (OVERLAP[0] * self.tile_side) ** 2, OVERLAP[1] * self.tile_side
-        for r in sorted({t.region for t in found if t.colour == WHITE}):
-            whites = [t for t in found if t.region == r and t.colour == WHITE]
-            close = [t for t in whites if any(o is not t and (o.y - t.y) ** 2 + (o.x - t.x) ** 2 < near for o in whites)]
+        alike: dict[tuple[int, int], list[Tile]] = {}
+        for t in found:
+            alike.setdefault((t.region, t.colour), []).append(t)
+        for (r, c), mine in alike.items():
+            if len(mine) < 2 or c >= len(COLOURS):
+                continue
+            close = [t for t in mine if any(o is not t and (o.y - t.y) ** 2 + (o.x - t.x) ** 2 < near for o in mine)]
             if not close:
                 continue
-            mask = (label[r] == WHITE).astype(np.float32)
-            fewer, t = min(((_fit(mask, [(o.y, o.x) for o in whites if o is not t], radius, self.tile_side), t)
-                            for t in close), key=lambda c: c[0])
+            mask = (label[r] == c).astype(np.float32)
+            fewer, t = min(((_fit(mask, [(o.y, o.x) for o in mine if o is not t], radius, self.tile_side), t)
+                            for t in close), key=lambda pair: pair[0])
             # Every tile explains the pixels better by OVERLAP[2] or more where it does so as found (fitting never
             # does worse: that fit is then spared), or once fitted.
             better = fewer - OVERLAP[2] * self.tile_side ** 2
-            every = [(o.y, o.x) for o in whites]
+            every = [(o.y, o.x) for o in mine]
             if _fit(mask, every, radius, self.tile_side, 0) > better and _fit(mask, every, radius, self.tile_side) > better:
                 found = [o for o in found if o is not t]
-                self.doubts[r, WHITE] = max(self.doubts[r, WHITE], t.fill)
+                self.doubts[r, c] = max(self.doubts[r, c], t.fill)
         return found
 
     def _top_lighter(self, lightness: np.ndarray, r: int, y: int, x: int) -> float:
