@@ -159,8 +159,8 @@ class MoveTracker:
     _deal_held_at: float = float("inf")
     # The last search for what a display taken from unseen held (_deal_with_hidden_display): what was in view, when.
     _hidden_searched: tuple = (None, float("-inf"))
-    # The round's display whose tiles were all guessed at the deal, if any: (events in the log, display or None).
-    _washed_out: tuple = (None, None)
+    # The tile or tiles the round's deal guessed (its `unseen`), as of a length of the log: (events, unseen or None).
+    _guessed: tuple = (None, None)
     # The last re-check of the round's last moves: (events in the log, what was in view, when, why it was unsure).
     _rechecked: tuple = (None, None, float("-inf"), None)
 
@@ -452,7 +452,7 @@ class MoveTracker:
         places_held = now >= self._deal_held_at
         if places_held:
             self._deal_held_at = float("inf")
-        if not places_held and (key == last or (
+        if not places_held and ((key == last and now - self._last_offer_at < STALE_SEARCH_INTERVAL) or (
                 key[0] == last[0] and now - self._last_offer_at < self.settings.search_interval
                 and _nothing_new(key[1], last[1])) or (
                 key[0] == last[0] and now - self._last_offer_at < STALE_SEARCH_INTERVAL and view in self._searched)):
@@ -556,17 +556,21 @@ class MoveTracker:
         turned into no evidence while it holds them: vision reads it wrong, some colours surely (recorded tuning
         game 703, glare: no red at 0.83 on a display with a red tile). Read empty, it has been taken from: that
         counts (_recheck_deal then tells what it held)."""
-        events = len(self.game.record.events)
-        if self._washed_out[0] != events:
-            deal = next((e for e in reversed(self.game.record.events_in_force()) if e["type"] == "deal"), {})
-            unseen = deal.get("unseen")
-            self._washed_out = (events, unseen["factory"] if unseen and unseen.get("tiles") == 4 else None)
-        j = self._washed_out[1]
+        unseen = self._deal_guess()
+        j = unseen["factory"] if unseen and unseen.get("tiles") == 4 else None
         if j is None or not self.state.factories[j] or not sum(evidence.factories[j].counts):
             return evidence
         factories = list(evidence.factories)
         factories[j] = dataclasses.replace(factories[j], occluded=True)
         return dataclasses.replace(evidence, factories=tuple(factories))
+
+    def _deal_guess(self) -> dict | None:
+        """The tile or tiles the round's deal guessed (its log event's `unseen`), if any."""
+        events = len(self.game.record.events)
+        if self._guessed[0] != events:
+            deal = next((e for e in reversed(self.game.record.events_in_force()) if e["type"] == "deal"), {})
+            self._guessed = (events, deal.get("unseen"))
+        return self._guessed[1]
 
     def _undecided(self, view: tuple) -> None:
         """Remember a view whose search could not decide: what it reads says so however long it lasts (unlike a
@@ -670,6 +674,7 @@ class MoveTracker:
                 state: GameState | None = None) -> str | None:
         """Why the best explanation (from `state`, the committed one by default) does not fit the view well enough
         to act on, or None when it does."""
+        guess = self._deal_guess() if state is None else None
         state = state or self.state
         misfits = region_misfits(best.table, evidence)
         changed = changed_regions(committed, best.table)
@@ -683,6 +688,12 @@ class MoveTracker:
                              if r in changed)
         off = sorted(r for r in changed if misfits.get(r, 0))
         allowed = self.settings.changed_misfits if best.legal else 0
+        if guess and state.factories[guess["factory"]] and any(m.source == guess["factory"] for m in best.moves):
+            # The move from a display dealt with a guessed tile tells what it held: what it changed must look
+            # exactly as after it, or the guess is wrong (_recheck_deal). Recorded check game 728: display 4
+            # dealt with a black tile guessed for a white one; white taken to a line read holding 2 whites (1 as
+            # guessed) was committed in the one frame the centre read the guess's extra black.
+            allowed = 0
         if sum(misfits[r] for r in off) > allowed:
             return (f"'{best.describe(state)}' fits best, but {_region_name(off[0])} does not look as it "
                     f"would after it")
