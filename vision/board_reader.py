@@ -1015,7 +1015,7 @@ class ReferenceStats:
         n = len(ref_lab)
         lum = _inner(planes[0]).reshape(n, -1)
         centred = lum - lum.mean(axis=1, keepdims=True)
-        chroma = np.hypot(_inner(planes[1]), _inner(planes[2])).reshape(n, -1)
+        chroma = _chroma(_inner(planes[1]), _inner(planes[2])).reshape(n, -1)
         return ReferenceStats(planes, lum.mean(axis=1), lum.std(axis=1), centred, np.sum(centred * centred, axis=1),
                               _quantiles(chroma, (50,))[0], _edges(planes[0]))
 
@@ -1054,19 +1054,20 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
     """
     n = lab.shape[1]
     delta = lab - ref.planes
-    diff = np.sqrt(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2])  # (N, P, P)
+    square = delta * delta
+    diff = np.sqrt(square[0] + square[1] + square[2])  # (N, P, P)
     ground_change = _quantiles(diff[ground.ravel()].reshape(ground.size, -1), (50,))[0].reshape(ground.shape)
     board_noise = np.maximum(_quantiles(ground_change, (50,))[0].astype(np.float64), 1.0)
     log_noise = np.repeat(np.log(board_noise), n // len(ground))
     noise = np.repeat(board_noise.astype(np.float32), n // len(ground))  # per space
     inner = _inner(diff).reshape(n, -1)
     cur_l = _inner(lab[0]).reshape(n, -1)
-    cur_c = np.hypot(_inner(lab[1]), _inner(lab[2])).reshape(n, -1)
+    cur_c = _chroma(_inner(lab[1]), _inner(lab[2])).reshape(n, -1)
     cl = cur_l - cur_l.mean(axis=1, keepdims=True)
     ncc = np.sum(cl * ref.lum_centred, axis=1) / (np.sqrt(np.sum(cl * cl, axis=1) * ref.lum_energy) + 1e-3)
     q25, q75, q90 = _quantiles(inner, (25, 75, 90))
     dl3, dl97 = _quantiles(delta[0].reshape(n, -1), (3, 97))
-    hue = np.hypot(delta[1], delta[2]).reshape(n, -1)
+    hue = np.sqrt(square[1] + square[2]).reshape(n, -1)
     feats = np.column_stack([
         np.log1p(inner.mean(axis=1) / noise),
         np.log1p(diff.reshape(n, -1).mean(axis=1) / noise),
@@ -1087,6 +1088,11 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
         np.log1p(_quantiles(hue, (50,))[0] / noise),
     ]).astype(np.float32)
     return feats, ground_change, delta
+
+
+def _chroma(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sqrt(a² + b²) of float32 planes: np.hypot calls the C library pixel by pixel, seven times slower here."""
+    return np.sqrt(a * a + b * b)
 
 
 def _edge_features(dl: np.ndarray, edge_change: np.ndarray) -> list[np.ndarray]:
