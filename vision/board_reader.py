@@ -1055,8 +1055,7 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
     """
     n = lab.shape[1]
     delta = lab - ref.planes
-    square = delta * delta
-    diff = np.sqrt(square[0] + square[1] + square[2])  # (N, P, P)
+    diff = np.sqrt(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2])  # (N, P, P)
     ground_change = _quantiles(diff[ground.ravel()].reshape(ground.size, -1), (50,))[0].reshape(ground.shape)
     board_noise = np.maximum(_quantiles(ground_change, (50,))[0].astype(np.float64), 1.0)
     log_noise = np.repeat(np.log(board_noise), n // len(ground))
@@ -1068,7 +1067,7 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
     ncc = np.sum(cl * ref.lum_centred, axis=1) / (np.sqrt(np.sum(cl * cl, axis=1) * ref.lum_energy) + 1e-3)
     q25, q75, q90 = _quantiles(inner, (25, 75, 90))
     dl3, dl97 = _quantiles(delta[0].reshape(n, -1), (3, 97))
-    hue = np.sqrt(square[1] + square[2]).reshape(n, -1)
+    hue = _chroma(delta[1], delta[2]).reshape(n, -1)
     feats = np.column_stack([
         np.log1p(inner.mean(axis=1) / noise),
         np.log1p(diff.reshape(n, -1).mean(axis=1) / noise),
