@@ -96,6 +96,21 @@ def legal_hypotheses(state: GameState, scorer: Scorer, depth: int = 3, beam: int
     return found
 
 
+def search_bound(state: GameState, scorer: Scorer, depth: int, illegal: bool = False) -> float:
+    """What no explanation legal_hypotheses(state, scorer, depth) finds can score more than (with `illegal`, nor
+    one of illegal_hypotheses(state)): each move takes from one source and fills one pattern line of its player's
+    board at most; an illegal action is one player's, and fills one line of their board (out of turn) or two of
+    the current player's (tiles split between them), taking from two sources at most (see Scorer.bound). A search
+    whose best cannot matter is skipped for it."""
+    players, current, table = state.players, state.current_player, table_model(state)
+    bound = scorer.bound(table, [sum((current + k) % players == p for k in range(depth)) for p in range(players)],
+                         depth)
+    for player in range(players if illegal else 0):
+        lines = [(2 if p == current else 1) if p == player else 0 for p in range(players)]
+        bound = max(bound, scorer.bound(table, lines, 2))
+    return bound
+
+
 def tables_along(state: GameState, moves: tuple[Move, ...]) -> list[TableModel]:
     """The table before these legal moves from `state` and after each of them."""
     tables = [table_model(state)]

@@ -39,6 +39,7 @@ from tracker.hypotheses import (
     illegal_hypotheses,
     legal_hypotheses,
     movers,
+    search_bound,
     tables_along,
 )
 from tracker.likelihood import Scorer, board_loglik, max_loglik, region_misfits
@@ -1178,20 +1179,35 @@ class MoveTracker:
                     continue
                 replays.append((display, deal, replayed))
 
+        def depth(display: int, guessed_depth: int) -> int:
+            # One move since (two from a display dealt with a guess): each content costs a search.
+            return guessed_depth if unseen and unseen["factory"] == display else 1
+
         def options(guessed_depth: int) -> list[tuple]:
-            found = []
-            for display, deal, replayed in replays:
-                # One move since (two from a display dealt with a guess): each content costs a search.
-                depth = guessed_depth if unseen and unseen["factory"] == display else 1
-                explanations = legal_hypotheses(replayed, scorer, depth=depth)
+            # Only the two best contents decide; a content whose best explanation cannot come up to the second
+            # best found so far (search_bound) is not searched: the likeliest bounds first.
+            bounded = sorted(((search_bound(replayed, scorer, depth(display, guessed_depth), display == washed_out),
+                               i) for i, (display, _, replayed) in enumerate(replays)), key=lambda b: (-b[0], b[1]))
+            found: list[tuple] = []
+            for bound, i in bounded:
+                if len(found) > 1 and bound + BOUND_TOLERANCE < found[1][0]:
+                    break
+                display, deal, replayed = replays[i]
+                explanations = legal_hypotheses(replayed, scorer, depth=depth(display, guessed_depth))
                 if display == washed_out:
                     # The first move from a washed-out display may break a rule: no alert could name it from the
                     # guessed deal (its leftovers in the centre are not the guess's; recorded tuning game 703).
                     explanations += illegal_hypotheses(replayed)
                 best = max(explanations, key=lambda h: _score(h, scorer))
-                found.append((_score(best, scorer), display, deal, best, replayed))
-            return sorted(found, key=lambda o: o[0], reverse=True)
+                found.append((_score(best, scorer), display, deal, best, replayed, i))
+                found.sort(key=lambda o: (-o[0], o[5]))  # ties as the contents come (the first one wins)
+            return [o[:5] for o in found]
 
+        # Nothing to correct when no content's explanation could beat the view's best by the margin (a stalled view
+        # is re-checked again and again: up to 69 contents, two moves deep).
+        if replays and max(search_bound(replayed, scorer, depth(display, 2), display == washed_out)
+                           for display, _, replayed in replays) + BOUND_TOLERANCE - best_now < self.settings.margin:
+            return []
         # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
         # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
         found = options(1)
@@ -1378,6 +1394,8 @@ WALLS_AHEAD_SECONDS = 1.0
 # running, each below DEAL_CONFIDENCE, was read right every time; 3 frames running, 97 %. A tile of a display
 # always read one short is guessed only after GUESS_VOTES readings.
 DEAL_VOTES, GUESS_VOTES, DEAL_AGREEMENT = 5, 10, 0.8
+# A score bound (Scorer.bound) sums the same terms in another order: it may come out this much below the score.
+BOUND_TOLERANCE = 1e-9
 # A stalled view with nothing new in it is re-checked against other deals at most this often (seconds): it costs a
 # search per content (up to 16 a display taken from).
 DEAL_RECHECK_INTERVAL = 1.0

@@ -7,6 +7,7 @@ are memoised per evidence: most hypotheses change one board, one source and the 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from tracker.evidence import BoardEvidence, CountEvidence, TableEvidence, slot_index
 from tracker.scoring import FLOOR_SPACES
@@ -36,6 +37,18 @@ def board_loglik(board: BoardModel, ev: BoardEvidence) -> float:
     return total
 
 
+def board_gains(board: BoardModel, ev: BoardEvidence) -> tuple[list[float], float]:
+    """The most each pattern line, and the floor line, of a board can gain in score as pieces are put on it (pieces
+    only ever fill empty places during the offer): per line, and the floor's."""
+    if ev.occluded:
+        return [0.0] * len(board.lines), 0.0
+    empty = slot_index(EMPTY)
+    lines = [sum(max(dists[j]) - dists[j][empty] for j, item in enumerate(slots) if item == EMPTY)
+             for slots, dists in zip(board.lines, ev.pattern)]
+    floor = sum(max(ev.floor[k]) - ev.floor[k][empty] for k in range(len(board.floor), FLOOR_SPACES))
+    return lines, floor
+
+
 def count_loglik(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence) -> float:
     """Each tile of difference costs what vision's confidence in that colour's count says (the region's, when
     vision gives none per colour); the first-player marker, the region's."""
@@ -61,18 +74,29 @@ def max_loglik(evidence: TableEvidence) -> float:
 
 
 class Scorer:
-    """Log-likelihood of whole tables against one TableEvidence, with per-region memoisation."""
+    """Log-likelihood of whole tables against one TableEvidence, with per-region memoisation.
+
+    A search scores many thousands of tables that share most of their parts (a move changes one board, one source
+    and the centre; the other boards and displays are the very same objects): each part's score is remembered by
+    the object itself first (no hashing of a whole board), then by its value. An entry keeps its object alive, so
+    an id is never reused for another object while it is remembered."""
 
     def __init__(self, evidence: TableEvidence) -> None:
         self.evidence = evidence
         self._boards: dict[tuple[int, BoardModel], float] = {}
         self._factories: dict[tuple[int, tuple[int, ...]], float] = {}
+        self._centres: dict[tuple[tuple[int, ...], bool], float] = {}
+        self._by_id: dict[tuple[int, int], tuple[object, float]] = {}  # (part, id(object)) -> (object, score)
 
     def board(self, player: int, board: BoardModel) -> float:
+        known = self._by_id.get((player, id(board)))
+        if known is not None and known[0] is board:
+            return known[1]
         key = (player, board)
         value = self._boards.get(key)
         if value is None:
             value = self._boards[key] = board_loglik(board, self.evidence.boards[player])
+        self._by_id[player, id(board)] = (board, value)
         return value
 
     def factory(self, index: int, counts: tuple[int, ...]) -> float:
@@ -82,11 +106,54 @@ class Scorer:
             value = self._factories[key] = count_loglik(counts, None, self.evidence.factories[index])
         return value
 
+    def _displays(self, factories: tuple[tuple[int, ...], ...]) -> float:
+        known = self._by_id.get((-1, id(factories)))
+        if known is not None and known[0] is factories:
+            return known[1]
+        value = sum(self.factory(j, f) for j, f in enumerate(factories))
+        self._by_id[-1, id(factories)] = (factories, value)
+        return value
+
+    def _centre(self, counts: tuple[int, ...], marker: bool) -> float:
+        key = (counts, marker)
+        value = self._centres.get(key)
+        if value is None:
+            value = self._centres[key] = count_loglik(counts, marker, self.evidence.centre)
+        return value
+
     def table(self, table: TableModel) -> float:
+        known = self._by_id.get((-2, id(table)))
+        if known is not None and known[0] is table:
+            return known[1]
         total = sum(self.board(p, b) for p, b in enumerate(table.boards))
-        total += sum(self.factory(j, f) for j, f in enumerate(table.factories))
-        total += count_loglik(table.centre, table.centre_marker, self.evidence.centre)
+        total += self._displays(table.factories)
+        total += self._centre(table.centre, table.centre_marker)
+        self._by_id[-2, id(table)] = (table, total)
         return total
+
+    def bound(self, table: TableModel, lines: Sequence[int], displays: int) -> float:
+        """The most any table the factory offer can lead to from `table` can score, when at most `lines[p]` pattern
+        lines of player p's board and at most `displays` factory displays change (a bound that costs no search):
+        during the offer tiles only leave the displays and only fill empty places of the boards (a board that
+        changes may gain on its floor line too); the centre may end up holding anything."""
+        total = 0.0
+        for p, board in enumerate(table.boards):
+            total += self.board(p, board)
+            if lines[p]:
+                gains, floor = board_gains(board, self.evidence.boards[p])
+                total += floor + sum(sorted(gains, reverse=True)[:lines[p]])
+        scores = [self.factory(j, f) for j, f in enumerate(table.factories)]
+        gains = [_display_bound(f, ev) - score for f, ev, score in zip(table.factories, self.evidence.factories, scores)]
+        return total + sum(scores) + sum(sorted(gains, reverse=True)[:displays])
+
+
+def _display_bound(counts: tuple[int, ...], ev: CountEvidence) -> float:
+    """The most a display that only loses tiles from `counts` on can score: each colour's count as near its reading
+    as it can come."""
+    if ev.occluded:
+        return 0.0
+    costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
+    return sum(abs(min(held, seen) - seen) * cost for held, seen, cost in zip(counts, ev.counts, costs))
 
 
 def _argmax(dist: tuple[float, ...]) -> int:
