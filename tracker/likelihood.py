@@ -135,7 +135,7 @@ class Scorer:
         """The most any table the factory offer can lead to from `table` can score, when at most `lines[p]` pattern
         lines of player p's board and at most `displays` factory displays change (a bound that costs no search):
         during the offer tiles only leave the displays and only fill empty places of the boards (a board that
-        changes may gain on its floor line too); the centre may end up holding anything."""
+        changes may gain on its floor line too); the centre gains at most what those displays held but a tile."""
         total = 0.0
         for p, board in enumerate(table.boards):
             total += self.board(p, board)
@@ -144,7 +144,8 @@ class Scorer:
                 total += floor + sum(sorted(gains, reverse=True)[:lines[p]])
         scores = [self.factory(j, f) for j, f in enumerate(table.factories)]
         gains = [_display_bound(f, ev) - score for f, ev, score in zip(table.factories, self.evidence.factories, scores)]
-        return total + sum(scores) + sum(sorted(gains, reverse=True)[:displays])
+        total += sum(scores) + sum(sorted(gains, reverse=True)[:displays])
+        return total + _centre_bound(table, displays, self.evidence.centre)
 
 
 def _display_bound(counts: tuple[int, ...], ev: CountEvidence) -> float:
@@ -154,6 +155,28 @@ def _display_bound(counts: tuple[int, ...], ev: CountEvidence) -> float:
         return 0.0
     costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
     return sum(abs(min(held, seen) - seen) * cost for held, seen, cost in zip(counts, ev.counts, costs))
+
+
+
+def _centre_bound(table: TableModel, displays: int, ev: CountEvidence) -> float:
+    """The most the centre can score once at most `displays` factory displays have sent it their leftovers (all but
+    a tile each at most) and tiles have been taken from it: each colour's count anywhere from none to what it holds
+    and those displays could add, its tiles no more than they could add in all, and the first-player marker only
+    ever taken (the cheapest misses are the ones left)."""
+    if ev.occluded:
+        return 0.0
+    costs = [-c for c in (ev.colour_log_miss or (ev.log_miss,) * len(table.centre))]
+    added = [sorted((f[c] for f in table.factories), reverse=True)[:displays] for c in range(len(table.centre))]
+    counts = [min(seen, held + sum(more)) for seen, held, more in zip(ev.counts, table.centre, added)]
+    room = sum(table.centre) + sum(sorted((max(0, sum(f) - 1) for f in table.factories), reverse=True)[:displays])
+    miss = sum((seen - n) * cost for seen, n, cost in zip(ev.counts, counts, costs))
+    excess = sum(counts) - room
+    for cost, c in sorted((cost, c) for c, cost in enumerate(costs)):
+        cut = min(excess, counts[c]) if excess > 0 else 0
+        miss, excess = miss + cut * cost, excess - cut
+    if ev.first_player and not table.centre_marker:
+        miss -= ev.log_miss
+    return -miss
 
 
 def _argmax(dist: tuple[float, ...]) -> int:

@@ -35,8 +35,15 @@ def _played(players: int, variant: str, seed: int, moves: int):
 
 
 def _misread(state, rng: random.Random, noise: float):
-    """Evidence of the table with pattern-line slots misread at random (each sure of what it reads)."""
-    return table_evidence(observe(state.to_table(), noise=noise, rng=rng), 0.0)
+    """Evidence of the table with pattern-line slots misread at random (each sure of what it reads), and the centre's
+    and a display's counts and the first-player marker now and then."""
+    table = state.to_table()
+    for counts in (table["center"], table["factories"][rng.randrange(len(table["factories"]))]):
+        for colour in COLOUR_NAMES:
+            if rng.random() < noise:
+                counts[colour] = max(0, counts.get(colour, 0) + rng.choice((-2, -1, 1, 3)))
+    table["first_player"] ^= rng.random() < noise
+    return table_evidence(observe(table, noise=noise, rng=rng), 0.0)
 
 
 def _score_from_scratch(table: TableModel, evidence) -> float:
@@ -129,6 +136,18 @@ def test_the_search_bound_lets_a_move_empty_one_display_and_an_illegal_action_tw
     # Every place of the boards at its likeliest reading, both displays as read, the centre left free.
     assert search_bound(truth, scorer, 1, True) == search_bound(truth, scorer, 2) == pytest.approx(
         max_loglik(evidence), abs=1e-9)
+
+
+def test_the_search_bound_lets_the_centre_gain_no_more_than_the_displays_taken_from_send_it():
+    # Game 720's stall again: the centre read holding many tiles the log has not sent there yet.
+    truth = new_game(2)
+    truth.deal_random(random.Random(4))
+    seen = truth.to_table()
+    seen["center"] = {colour: 2 for colour in COLOUR_NAMES}  # 10 tiles: more than 3 displays' leftovers (9)
+    evidence = table_evidence(observe(seen), 0.0)
+    scorer = Scorer(evidence)
+    assert search_bound(truth, scorer, 3) < search_bound(truth, scorer, 4)
+    assert search_bound(truth, scorer, 4) == pytest.approx(max_loglik(evidence), abs=1e-9)
 
 
 def _a_misread_deal_taken_from(seed: int):
