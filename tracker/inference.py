@@ -156,6 +156,8 @@ class MoveTracker:
     # The last re-check of the round's deal: (events in the log, displays seen taken from, the boards' readings, what
     # was in view, when).
     _deal_rechecked: tuple = (None, None, None, None, float("-inf"))
+    # The first search of other deals since the log last changed: (events in the log, when).
+    _deal_searches: tuple = (None, float("-inf"))
     # When the board places a corrected deal's moves fill will have read the same long enough (_held_long): news.
     _deal_held_at: float = float("inf")
     # The last search for what a display taken from unseen held (_deal_with_hidden_display): what was in view, when.
@@ -1163,6 +1165,9 @@ class MoveTracker:
         if not places_held and last == [len(events), taken, boards] and now - last_at < DEAL_RECHECK_INTERVAL and (
                 _nothing_new(in_view, last_view) or now - last_at < self.settings.rest_seconds - REST_TOLERANCE):
             return []
+        stalled = now - self._deal_searches[1] if self._deal_searches[0] == len(events) else 0.0
+        if not places_held and now - last_at < _deal_recheck_wait(stalled):
+            return []
         self._deal_rechecked = (len(events), taken, boards, in_view, now)
         before = record.state_before(back)
         replays = []
@@ -1210,6 +1215,8 @@ class MoveTracker:
             return []
         # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
         # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
+        if self._deal_searches[0] != len(events):
+            self._deal_searches = (len(events), now)
         found = options(1)
         if found and unseen and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
                                  or -EXTRA_MOVE_PRIOR < self.settings.margin):
@@ -1350,6 +1357,12 @@ class MoveTracker:
         self.alert = None
 
 
+def _deal_recheck_wait(stalled: float) -> float:
+    """Seconds since the last re-check of the deal before another, its first search since the log last changed
+    `stalled` seconds ago (DEAL_RECHECK_FREE)."""
+    return 0.0 if stalled < DEAL_RECHECK_FREE else min(stalled / 4, DEAL_RECHECK_LONGEST)
+
+
 def _other_contents(held: list[str], whole: bool) -> list[list[str]]:
     """What a display logged as holding `held` (colour names) may have held instead: every content one tile's colour
     away, or with `whole` (its tiles all guessed), every other 4-tile content."""
@@ -1399,6 +1412,12 @@ BOUND_TOLERANCE = 1e-9
 # A stalled view with nothing new in it is re-checked against other deals at most this often (seconds): it costs a
 # search per content (up to 16 a display taken from).
 DEAL_RECHECK_INTERVAL = 1.0
+# A stall must not outrun the camera: every place coming to rest is news, and a stalled round's re-checks (recorded
+# tuning game 720, round 4: 123 in 20 s of play, 139 s of CPU) cost more than the frames' time. Once the deal has
+# been searched for DEAL_RECHECK_FREE seconds with the log unchanged (a correction came 0.6 s and 6 searches after
+# the first in recorded tuning game 702), a re-check waits a quarter of the time searched so far, up to
+# DEAL_RECHECK_LONGEST seconds.
+DEAL_RECHECK_FREE, DEAL_RECHECK_LONGEST = 3.0, 8.0
 # The same for a re-check of the round's last moves (MoveTracker._recheck): up to two searches 2 and 3 moves deep.
 RECHECK_INTERVAL = 1.0
 # Distinct views kept since the last commit: enough for the few moves the camera may miss and a misread or two on

@@ -188,3 +188,35 @@ def test_the_deal_s_re_check_finds_what_it_finds_without_the_bound(monkeypatch):
     monkeypatch.setattr(inference, "search_bound", lambda *args, **kwargs: math.inf)
     assert bounded == [_tracked(seed, 0.05) for seed in seeds]
     assert sum(any(e["type"] == "correction" for e in events) for events in bounded) >= len(seeds) // 2
+
+
+def test_a_stalled_deal_is_searched_again_ever_more_rarely_not_on_every_place_coming_to_rest(monkeypatch):
+    # Recorded tuning game 720 (4 players, colored), round 4: the round stalled with displays taken from, and every
+    # board place coming to rest was news: 123 re-checks of the deal in 20 s of play, 139 s of CPU. Here the other
+    # player's floor line flickers every frame (news each time) while a pattern line no move fills keeps the view
+    # unexplained: 15 s of frames.
+    from tracker import inference
+
+    truth, game, m = _a_misread_deal_taken_from(5)
+    other = 1 - truth.current_player
+    truth.play(m)
+
+    def stalled(tracker) -> int:
+        searches = []
+        real_search = inference.legal_hypotheses
+        monkeypatch.setattr(inference, "legal_hypotheses", lambda *a, **k: searches.append(1) or real_search(*a, **k))
+        for n in range(150):
+            table = truth.to_table()
+            board = table["boards"][other]
+            board["pattern_lines"][4] = ["white"] * 5
+            board["floor"] = ["black"] if n % 2 else []
+            evidence = table_evidence(observe(table), 0.0)
+            tracker._recheck_deal(evidence, Scorer(evidence), -math.inf, frozenset(), n / FPS)
+        return len(searches)
+
+    searches = stalled(inference.MoveTracker(game))
+    monkeypatch.setattr(inference, "DEAL_RECHECK_FREE", math.inf)
+    every_frame = stalled(inference.MoveTracker(game))
+    # Each frame's news searched for DEAL_RECHECK_FREE seconds (3 s), then after 0.75, 0.94, 1.17, 1.46, 1.83,
+    # 2.29 and 2.86 s: 37 of the 150 frames.
+    assert 0 < searches < 0.3 * every_frame
