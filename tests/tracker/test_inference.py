@@ -1056,11 +1056,12 @@ def test_a_table_at_rest_for_the_rest_time_counts_even_when_timestamps_are_frame
     assert statuses[-1].committed and game.state == truth
 
 
-def _misread_display_and_a_move_from_it():
-    """The tracker dealt one display with a tile of the wrong colour (vision misread it, surely); the player takes
-    the colour the tracker does not know is there. No legal move from the tracker's state explains the table."""
+def _misread_display_and_a_move_from_it(seed: int = 5):
+    """2 players: the tracker dealt one display with a tile of the wrong colour (vision misread it, surely); the
+    player takes the colour the tracker does not know is there. No legal move from the tracker's state explains the
+    table. Returns the truth, the tracked game and the move."""
     truth = new_game(2)
-    deal = truth.deal_random(random.Random(5))
+    deal = truth.deal_random(random.Random(seed))
     j, colour, other = next((j, c, o) for j, f in enumerate(deal) for c in set(f) if f.count(c) == 1
                             for o in set(f) if o != c)
     believed = [list(f) for f in deal]

@@ -18,7 +18,7 @@ from tracker.likelihood import Scorer, board_loglik, count_loglik, max_loglik
 from tracker.table_model import TableModel, put, table_model, with_board
 from tracker.tiles import COLOUR_NAMES
 
-from .test_inference import FPS, observe
+from .test_inference import FPS, _misread_display_and_a_move_from_it, observe
 
 
 def _played(players: int, variant: str, seed: int, moves: int):
@@ -150,24 +150,10 @@ def test_the_search_bound_lets_the_centre_gain_no_more_than_the_displays_taken_f
     assert search_bound(truth, scorer, 4) == pytest.approx(max_loglik(evidence), abs=1e-9)
 
 
-def _a_misread_deal_taken_from(seed: int):
-    """2 players: the tracker dealt one display with a tile of the wrong colour (as vision misread it); the player
-    takes the colour the log does not have there. Returns the truth, the tracked game and the move."""
-    truth = new_game(2)
-    deal = truth.deal_random(random.Random(seed))
-    j, colour, other = next((j, c, o) for j, f in enumerate(deal) for c in set(f) if f.count(c) == 1
-                            for o in set(f) if o != c)
-    believed = [list(f) for f in deal]
-    believed[j][believed[j].index(colour)] = other
-    game = Game.new(2)
-    game.deal(believed)
-    return truth, game, next(m for m in truth.legal_moves() if m.source == j and m.colour == colour)
-
-
 def _tracked(seed: int, noise: float) -> list[dict]:
     from tracker.inference import MoveTracker
 
-    truth, game, m = _a_misread_deal_taken_from(seed)
+    truth, game, m = _misread_display_and_a_move_from_it(seed)
     tracker, rng, t = MoveTracker(game), random.Random(seed), 0.0
     for frames, move in ((4, None), (16, m)):
         if move is not None:
@@ -197,7 +183,7 @@ def test_a_stalled_deal_is_searched_again_ever_more_rarely_not_on_every_place_co
     # unexplained: 15 s of frames.
     from tracker import inference
 
-    truth, game, m = _a_misread_deal_taken_from(5)
+    truth, game, m = _misread_display_and_a_move_from_it(5)
     other = 1 - truth.current_player
     truth.play(m)
 
