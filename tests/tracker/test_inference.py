@@ -66,6 +66,12 @@ def regions_of(state, m, player):
     return regions
 
 
+def played_under_a_hand(truth, feed, m, **kwargs) -> None:
+    """A hand over the regions move `m` changes for 3 of `feed`'s frames, then the move made on `truth`."""
+    feed(3, occluded=regions_of(truth, m, truth.current_player), **kwargs)
+    truth.play(m)
+
+
 def misread_feed(truth, tracker: MoveTracker, flagged, misread):
     """feed(frames, occluded=()): that many views of `truth` at FPS to `tracker`, the regions `occluded` and
     `flagged(n)` flagged covered, each view changed in place by `misread(obs, n, occluded)` (n counts from 1)."""
@@ -180,8 +186,7 @@ def test_the_last_move_of_a_round_seen_only_after_its_board_was_tiled_is_committ
         after.play(m)
         if after.phase == WALL_TILING:
             break
-        table.frames(3, occluded=regions_of(truth, m, truth.current_player))
-        truth.play(m)
+        played_under_a_hand(truth, table.frames, m)
         table.frames(5)
     player = truth.current_player
     hidden = regions_of(truth, m, player)
@@ -758,8 +763,7 @@ def test_a_colour_vision_reads_as_another_on_two_pattern_lines_of_a_board_is_one
 
     seen(4)
     for m in (move(0, BLUE, 1), move(1, YELLOW, 3), move(2, BLUE, 2)):
-        seen(3, occluded=regions_of(truth, m, truth.current_player))
-        truth.play(m)
+        played_under_a_hand(truth, seen, m)
         seen(8)
     assert game.state == truth
 
@@ -1006,8 +1010,7 @@ def test_the_centre_flagged_covered_counts_by_its_tiles_when_its_first_player_ma
 
     feed(12)
     m = next(m for m in truth.legal_moves() if m.source != CENTRE and truth.factories[m.source][m.colour] < 4)
-    feed(3, regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, feed, m)
     feed(5)
     assert game.state != truth  # the centre's new tiles have not read the same for 1 s yet
     feed(10)
@@ -1135,8 +1138,7 @@ def test_a_display_read_only_unsurely_before_it_was_taken_is_dealt_from_the_firs
     assert game.state.phase == DEAL and table.log[-1].waiting == "waiting for a clearer view of factory display 1"
     # The first player takes from display 1 before vision ever reads it clearly.
     m = next(m for m in truth.legal_moves() if m.source == 0)
-    table.frames(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, table.frames, m)
     table.frames(6)
     assert game.state == truth
 
@@ -1199,8 +1201,7 @@ def _unsure_display_game(misread=None, seen_at_rest_first: bool = True, rounds_b
         status = feed(12)
         assert game.state.phase == DEAL and status.waiting == "waiting for a clearer view of factory display 2"
     m = next(m for m in truth.legal_moves() if m.source == 0)
-    feed(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, feed, m)
     return truth, game, feed(14), feed
 
 
@@ -1220,8 +1221,7 @@ def test_an_unsure_display_read_two_ways_is_dealt_as_a_guess_that_the_move_from_
     assert game.state.phase == OFFER and deal["unseen"]["factory"] == 1
     assert sorted(deal["unseen"]["colors"]) == sorted(c for c in COLOUR_NAMES if read.get(c, 0) != held.get(c, 0))
     m = next(m for m in truth.legal_moves() if m.source == 1)
-    feed(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, feed, m)
     feed(10)
     assert game.state == truth
 
@@ -1251,8 +1251,7 @@ def test_an_unsure_display_read_the_same_for_half_a_second_is_dealt_when_it_is_t
     assert game.state.phase == DEAL and status.waiting == "waiting for a clearer view of factory display 2"
     assert len(truth.factories[1]) > 1  # leftovers go to the centre
     m = next(m for m in truth.legal_moves() if m.source == 1)
-    feed(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, feed, m)
     feed(10)
     assert game.state == truth
 
@@ -1283,13 +1282,11 @@ def test_a_display_flagged_covered_all_round_is_dealt_from_the_frames_it_read_th
 
     feed(8)
     first = next(m for m in truth.legal_moves() if m.source == 0)
-    feed(3, regions_of(truth, first, truth.current_player), garbled=True)
-    truth.play(first)
+    played_under_a_hand(truth, feed, first, garbled=True)
     feed(16)
     assert game.state.phase == OFFER
     second = next(m for m in truth.legal_moves() if m.source == 1)
-    feed(3, regions_of(truth, second, truth.current_player))
-    truth.play(second)
+    played_under_a_hand(truth, feed, second)
     feed(12)
     assert game.state == truth
 
@@ -1312,8 +1309,7 @@ def test_a_display_flagged_covered_every_other_frame_and_read_a_tile_short_now_a
     feed = misread_feed(truth, MoveTracker(game), lambda n: {("factory", 1)} if n % 2 else set(), misread)
     feed(12)
     first = next(m for m in truth.legal_moves() if m.source == 0)
-    feed(3, regions_of(truth, first, truth.current_player))
-    truth.play(first)
+    played_under_a_hand(truth, feed, first)
     feed(12)
     assert game.state == truth
 
@@ -1342,20 +1338,17 @@ def test_a_display_taken_from_unseen_while_another_is_read_two_ways_is_dealt_fro
                         misread)
     feed(8)  # display 1 read the same under its cover flag, but not for the second that would count
     first = move(0, BLACK, 2)
-    feed(3, regions_of(truth, first, truth.current_player))
-    truth.play(first)
+    played_under_a_hand(truth, feed, first)
     if next_at_once:
         feed(2)
         at_once = move(3, WHITE, 1)
-        feed(3, regions_of(truth, at_once, truth.current_player))
-        truth.play(at_once)
+        played_under_a_hand(truth, feed, at_once)
     feed(15)
     assert game.state == truth
     deal = next(e for e in game.record.events_in_force() if e["type"] == "deal")
     assert deal["unseen"] == {"factory": 1, "colors": ["red", "yellow"]}
     second = move(1, RED, 0)
-    feed(3, regions_of(truth, second, truth.current_player))
-    truth.play(second)
+    played_under_a_hand(truth, feed, second)
     feed(8)
     assert game.state == truth
 
@@ -1379,13 +1372,11 @@ def test_a_display_flagged_covered_in_every_frame_and_never_read_the_same_for_a_
 
     feed(12)
     first = next(m for m in truth.legal_moves() if m.source == 0)
-    feed(3, regions_of(truth, first, truth.current_player))
-    truth.play(first)
+    played_under_a_hand(truth, feed, first)
     feed(10)
     assert game.state == truth
     second = next(m for m in truth.legal_moves() if m.source == 1)
-    feed(3, regions_of(truth, second, truth.current_player))
-    truth.play(second)
+    played_under_a_hand(truth, feed, second)
     feed(15)
     assert game.state == truth
 
@@ -1423,13 +1414,11 @@ def test_a_display_flagged_covered_all_round_and_read_a_different_tile_short_eac
 
     feed(20)
     first = move(1, BLACK, 1)
-    feed(3, regions_of(truth, first, truth.current_player))
-    truth.play(first)
+    played_under_a_hand(truth, feed, first)
     feed(15)
     assert game.state == truth
     second = move(0, BLUE, 1)
-    feed(3, regions_of(truth, second, truth.current_player))
-    truth.play(second)
+    played_under_a_hand(truth, feed, second)
     feed(15)
     assert game.state == truth
 
@@ -1482,8 +1471,7 @@ def test_a_display_always_read_a_tile_short_is_dealt_with_a_guess_that_the_move_
     # The log says which tile was guessed and what else it may be (a restarted tracker reads it there).
     assert deal["unseen"]["factory"] == 1 and "yellow" in deal["unseen"]["colors"][1:]
     m = next(m for m in truth.legal_moves() if m.source == 1)
-    feed(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, feed, m)
     feed(10)
     assert game.state == truth
     assert [e["reason"] for e in game.record.events if e["type"] == "correction"] == [
@@ -1502,8 +1490,7 @@ def test_a_move_from_a_display_dealt_with_a_guess_waits_until_what_it_changed_fi
     guessed = game.state.copy()
     guessed.play(m)
     logged = len(game.record.events_in_force())
-    feed(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, feed, m)
     seen = truth.to_table()
     seen["center"] = guessed.to_table()["center"]
     feed(10, table=seen)
@@ -1528,8 +1515,7 @@ def test_a_display_washed_out_by_glare_is_dealt_as_a_guess_that_the_move_from_it
     while truth.phase == OFFER and truth.factories[1]:
         m = next((m for m in truth.legal_moves() if m.source == 1), None) if truth.current_player == 0 else None
         m = m or next(m for m in truth.legal_moves() if m.source != 1)
-        feed(3, occluded=regions_of(truth, m, truth.current_player))
-        truth.play(m)
+        played_under_a_hand(truth, feed, m)
         feed(10)
         assert game.state.to_table()["boards"] == truth.to_table()["boards"]  # the guess lies where no move looked yet
     assert game.state == truth
@@ -1546,12 +1532,10 @@ def test_a_tile_misplaced_from_a_display_washed_out_by_glare_is_flagged():
     truth, game, _, feed = _unsure_display_game(_glare, confidence=0.05)
     assert game.state.phase == OFFER and truth.factories[1] == {BLUE: 1, YELLOW: 2, WHITE: 1}
     for m in (move(3, BLUE, 2), move(4, RED, 1)):  # Ben's blue on line 3 (room for one more), then Ana's red
-        feed(3, occluded=regions_of(truth, m, truth.current_player))
-        truth.play(m)
+        played_under_a_hand(truth, feed, m)
         feed(10)
     m = move(1, WHITE, 0)
-    feed(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, feed, m)
     wrong = truth.to_table()
     wrong["boards"][1]["pattern_lines"][0], wrong["boards"][1]["pattern_lines"][2] = [], ["blue", "blue", "white"]
     status = feed(10, table=wrong)
@@ -1589,8 +1573,7 @@ def test_a_display_read_a_tile_short_surely_and_taken_from_first_is_read_from_th
     feed(6)
     assert game.state.phase == DEAL
     first = move(1, BLACK, 1)
-    feed(3, regions_of(truth, first, truth.current_player))
-    truth.play(first)
+    played_under_a_hand(truth, feed, first)
     feed(10)
     assert game.state == truth
 
@@ -1632,8 +1615,7 @@ def test_a_deal_the_bag_and_lid_run_short_of_is_settled_by_readings_as_a_full_on
     feed(12)
     assert game.state.phase == DEAL
     first = move(0, BLUE, 1)
-    feed(3, regions_of(truth, first, truth.current_player))
-    truth.play(first)
+    played_under_a_hand(truth, feed, first)
     feed(12)
     assert game.state == truth
     logged = next(e for e in game.record.events_in_force() if e["type"] == "deal")
@@ -1650,8 +1632,7 @@ def test_a_display_taken_from_before_it_was_seen_is_read_from_the_move_though_th
     table = Table(MoveTracker(game), truth)
     m = next(m for m in truth.legal_moves() if m.source == 0)
     table.frames(8, occluded={("factory", 0)})
-    table.frames(3, occluded=regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    played_under_a_hand(truth, table.frames, m)
     seen = truth.to_table()
     seen["first_player"] = False
     table.frames(10, seen)
