@@ -69,6 +69,11 @@ class CountEvidence:
     # they carry no evidence (the tracker's stability, not vision's).
     unsettled: frozenset[int] = frozenset()
 
+    @property
+    def colour_costs(self) -> tuple[float, ...]:
+        """Each colour's log_miss: vision's per colour where it gives them, else the region's."""
+        return self.colour_log_miss or (self.log_miss,) * len(self.counts)
+
 
 @dataclass(frozen=True, slots=True)
 class TableEvidence:

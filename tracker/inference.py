@@ -428,7 +428,7 @@ class MoveTracker:
                 unsettled.add(element)
         if not unsettled:
             return ev
-        costs = ev.colour_log_miss or (ev.log_miss,) * len(ev.counts)
+        costs = ev.colour_costs
         return dataclasses.replace(
             ev, colour_log_miss=tuple(0.0 if c in unsettled else cost for c, cost in enumerate(costs)),
             first_player=None if MARKER_ELEMENT in unsettled else ev.first_player, unsettled=frozenset(unsettled))
@@ -1042,7 +1042,7 @@ class MoveTracker:
             if sum(f.counts) == 4:
                 out.append(f.counts)
                 continue
-            miss = f.colour_log_miss or (f.log_miss,) * 5
+            miss = f.colour_costs
             ranked = sorted(_FOUR, key=lambda c: sum(abs(a - b) * m for a, b, m in zip(c, f.counts, miss)),
                             reverse=True)
             best, second = (sum(abs(a - b) * m for a, b, m in zip(c, f.counts, miss)) for c in ranked[:2])
@@ -1213,10 +1213,10 @@ class MoveTracker:
         if replays and max(search_bound(replayed, scorer, depth(display, 2), display == washed_out)
                            for display, _, replayed in replays) + BOUND_TOLERANCE - best_now < self.settings.margin:
             return []
-        # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
-        # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
         if self._deal_searches[0] != len(events):
             self._deal_searches = (len(events), now)
+        # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
+        # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
         found = options(1)
         if found and unseen and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
                                  or -EXTRA_MOVE_PRIOR < self.settings.margin):

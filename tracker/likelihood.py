@@ -54,7 +54,7 @@ def count_loglik(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence
     vision gives none per colour); the first-player marker, the region's."""
     if ev.occluded:
         return 0.0
-    costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
+    costs = ev.colour_costs
     total = sum(abs(a - b) * cost for a, b, cost in zip(counts, ev.counts, costs))
     if marker is not None and ev.first_player is not None and marker != ev.first_player:
         total += ev.log_miss
@@ -153,9 +153,8 @@ def _display_bound(counts: tuple[int, ...], ev: CountEvidence) -> float:
     as it can come."""
     if ev.occluded:
         return 0.0
-    costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
+    costs = ev.colour_costs
     return sum(abs(min(held, seen) - seen) * cost for held, seen, cost in zip(counts, ev.counts, costs))
-
 
 
 def _centre_bound(table: TableModel, displays: int, ev: CountEvidence) -> float:
@@ -165,7 +164,7 @@ def _centre_bound(table: TableModel, displays: int, ev: CountEvidence) -> float:
     ever taken (the cheapest misses are the ones left)."""
     if ev.occluded:
         return 0.0
-    costs = [-c for c in (ev.colour_log_miss or (ev.log_miss,) * len(table.centre))]
+    costs = [-c for c in ev.colour_costs]
     added = [sorted((f[c] for f in table.factories), reverse=True)[:displays] for c in range(len(table.centre))]
     counts = [min(seen, held + sum(more)) for seen, held, more in zip(ev.counts, table.centre, added)]
     room = sum(table.centre) + sum(sorted((max(0, sum(f) - 1) for f in table.factories), reverse=True)[:displays])
@@ -238,7 +237,7 @@ def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidenc
     if ev.occluded:
         return 0
     was_counts, was_marker = before if before is not None else (counts, marker)
-    costs = ev.colour_log_miss or (ev.log_miss,) * len(counts)
+    costs = ev.colour_costs
     miss = sum(abs(a - b) for a, b, cost, was in zip(counts, ev.counts, costs, was_counts)
                if cost <= UNSURE_COUNT and (before is None or (was != a) == changed))
     if marker is not None and ev.first_player is not None and marker != ev.first_player and (
