@@ -89,6 +89,14 @@ UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
 # false 8, their discs 3.6-13.8 darker; true 2, 4.4 darker and 11.4 lighter. Regions right, tuning colored / gray,
 # check colored / gray: 1217 / 1215, 1258 / 1249 without; 1219 / 1218, 1258 / 1250 under 0, -2 or -3.
 UNSEEN_WHITE = 0.0
+# ... and a black tile over a pale, neutral print can read as that print in a tile's shadow (SHADOW_SCALE: a black
+# tile's top there is 0.6-0.94 of the print's L*+16), which is no tile: its disc then reads as no colour at all.
+# A place seen so where no colour reads (under UNSEEN_VOTES) is a black tile where its disc is darker than the empty
+# display's by more than UNSEEN_BLACK (L*) on average: a shadow beside a tile is a band, not a tile's shape. Places
+# seen by their shape where under UNSEEN_VOTES of the disc read as a colour, tuning seeds 0-31 and check seeds
+# 100-131, colored and gray walls, seed 4's clipped lamp aside: a black tile 13.7 darker, none 9.8 darker, two
+# lighter (seed 103, 11.4 and 16.2; seed 4's 30 are all lighter too).
+UNSEEN_BLACK = 12.0
 # Between two touching tiles of one colour a core and its disc are as full as on either tile (fuller, where the
 # tiles' motifs read as no tile): a place is also judged by the square ring round it (half-widths SURROUND, in tile
 # sides), whose fill counts SURROUND_WEIGHT times its share against it, where a colour covers SURROUND_AREA tile
@@ -811,11 +819,14 @@ class RegionCounter:
                 _erase(mine, y, x, erase)
                 votes = votes_of(y, x)
                 colour = int(np.argmax(votes))
-                if colour == WHITE and lightness is not None and self._top_lighter(lightness, r, y, x) < UNSEEN_WHITE:
+                if votes.max() < UNSEEN_VOTES * np.count_nonzero(disc):
+                    if lightness is None or self._top_lighter(lightness, r, y, x) >= -UNSEEN_BLACK:
+                        continue  # no colour reads there
+                    colour = BLACK  # read as the print in shadow
+                elif colour == WHITE and lightness is not None and self._top_lighter(lightness, r, y, x) < UNSEEN_WHITE:
                     continue  # a shadow over the pale print
-                if votes.max() >= UNSEEN_VOTES * np.count_nonzero(disc):
-                    tiles.append(Tile(int(r), colour, y, x, FULL))
-                    room -= 1
+                tiles.append(Tile(int(r), colour, y, x, FULL))
+                room -= 1
         return tiles
 
     def _unexplained(self, changed: np.ndarray | None, found: list[Tile],

@@ -112,3 +112,34 @@ def test_rendered_black_tile_with_a_patchy_top_is_counted():
     seen = {c: obs["factories"][6].get(c, 0) for c in COLOURS}
     assert seen == {c: view["factories"][6].get(c, 0) for c in COLOURS} == {**dict.fromkeys(COLOURS, 0),
                                                                           "blue": 1, "black": 2, "white": 1}
+
+
+def _dark_shape(lighter: float) -> dict:
+    """A display with one place that changed since the empty table, a tile's square, where no pixel reads as a
+    colour (a black tile read as the print in shadow), `lighter` (L*) than the empty display's print there."""
+    counter = _counter()
+    counter.set_empty(np.full((1, 40, 40, 3), 200, np.uint8))  # a pale, even print
+    label, changed = np.full((40, 40), -1, np.int8), np.zeros((40, 40), np.uint8)
+    _square(changed, 1, 20, 20)
+    lightness = counter.empty.lightness + np.float32(lighter)
+    (count,) = counter.count_labels(label[None], np.zeros(1), changed.astype(bool)[None], lightness)
+    return count.counts
+
+
+def test_a_tile_shape_far_darker_than_the_print_where_no_colour_reads_is_a_black_tile():
+    assert _dark_shape(-18.0) == {"black": 1}
+
+
+def test_a_tile_shape_a_little_darker_than_the_print_where_no_colour_reads_is_no_tile():
+    assert _dark_shape(-6.0) == {}
+
+
+def test_rendered_black_tile_read_as_the_print_in_shadow_is_counted():
+    # Tuning seed 3 (colored walls, classic set, 2 degrees tilt), frame 2, display 5: a black tile alone on the
+    # pale print, 19 L* darker than it, read as the print in shadow in all but 8 of its disc's 97 pixels (black 0).
+    from web_dashboard.vision_bench import bench_frames
+
+    *_, (rec, view, frame) = bench_frames(3, 3)
+    seen = rec.recognize(frame.image)["factories"][5]
+    assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][5].get(c, 0) for c in COLOURS}
+    assert seen.get("black", 0) == 1
