@@ -76,6 +76,12 @@ TILE_CHANGED = 0.6
 # 1207 / 1249, 1207 / 1250, 1207 / 1251, 1207 / 1251; on the tuning seeds 0.7 and 0.8 take off one and two of seed
 # 7's false white tiles, 0.9 a true one too.
 CENTRE_WHITE_CHANGED = 0.8
+# ... and a first-player marker this much: on pale tables the blurred halos and lit bevels round the centre's tiles,
+# between two of them, read as the cream marker and fill a core, but only part of the square round it changed
+# (markers found, their square's share changed, tuning seeds 0-31 colored and gray walls, seed 4's clipped lamp
+# aside: true 0.69 and up, 113; false 0.53-0.79, 11; check seeds 100-131: true 0.67 and up, false 0.63, 0.94, 1.0).
+# Regions right, tuning / check from 2444 / 2511: 0.6 the same, 0.65 2445 / 2512, 0.7 2444 / 2511, 0.75 2443 / 2508.
+MARKER_CHANGED = 0.65
 # A tile whose colour reads too patchy for even a doubt (a black tile's teal motif and blue-cast top, a blurred
 # frame) still changes a tile's shape since the empty table: on a display, a place beyond every tile found (their
 # ERASE discs) whose core and the square round it (CORE sides from the middle) both changed this much is a tile, of
@@ -769,8 +775,9 @@ class RegionCounter:
 
     def _changed_enough(self, found: list[Tile], changed: np.ndarray) -> list[Tile]:
         """The tiles found where the square round their core changed since the empty table (TILE_CHANGED of
-        it; in the centre white ones CENTRE_WHITE_CHANGED, on a display none); the others are doubts."""
-        spared = (MARKER_INDEX,) if self.allow_marker else (WHITE, MARKER_INDEX)
+        it; in the centre white ones CENTRE_WHITE_CHANGED and the marker MARKER_CHANGED, on a display neither);
+        the others are doubts."""
+        spared = () if self.allow_marker else (WHITE, MARKER_INDEX)
         if all(t.colour in spared for t in found):
             return found
         square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
@@ -781,7 +788,7 @@ class RegionCounter:
                               borderType=cv2.BORDER_CONSTANT).reshape(strip.shape)
         kept = []
         for t in found:
-            least = (CENTRE_WHITE_CHANGED if t.colour == WHITE else TILE_CHANGED) * square ** 2
+            least = {WHITE: CENTRE_WHITE_CHANGED, MARKER_INDEX: MARKER_CHANGED}.get(t.colour, TILE_CHANGED) * square ** 2
             if t.colour in spared or share[t.region, t.y, t.x] >= least:
                 kept.append(t)
             else:
