@@ -622,7 +622,6 @@ class _Stack:
     context_weights: np.ndarray  # (B*N, K+1)
     neighbours: np.ndarray  # (B*N, 4) rows of each space's neighbours (see _neighbours), -1 for none
     decided: np.ndarray  # (B*N,) bool: a pattern-line, wall or floor space
-    strip_masks: np.ndarray  # (P*P, 4) the means of a patch's border strips, in _edge_features's order, / 10
     inner_mask: np.ndarray  # (P*P,) the mean over the printed space itself (_inner)
     printed: np.ndarray  # (B*N, 5) one-hot: the colour printed under a colored wall's space (none elsewhere)
     again: np.ndarray  # (B*N,) bool: a colored wall's space, read again once the tiles' colours are known
@@ -665,7 +664,6 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r.context_weights for r in readers]),
                   np.concatenate([np.where(r.neighbours >= 0, r.neighbours + k * n, -1) for k, r in enumerate(readers)]),
                   np.concatenate([np.isin(r.kind, (PATTERN, WALL, FLOOR)) for r in readers]),
-                  _strip_masks(readers[0].patch),
                   _inner_mask(readers[0].patch),
                   np.concatenate([r.print_colour[:, None] == np.arange(N_COLOURS) for r in readers]).astype(np.float32),
                   np.concatenate([r.print_colour >= 0 for r in readers]),
@@ -716,30 +714,32 @@ class _Look:
 
 def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     stack = _stack(readers)
-    patches = np.stack(mains)  # (B, N, P, P, 3)
-    boards, n = patches.shape[:2]
-    ground = patches[:, readers[0].ground].reshape(boards, -1, 3).transpose(0, 2, 1)
+    boards, n = len(mains), len(mains[0])
+    ground = np.stack([m[readers[0].ground] for m in mains]).reshape(boards, -1, 3).transpose(0, 2, 1)
     median = _quantiles(np.ascontiguousarray(ground, np.float32).reshape(boards * 3, -1), (50,))[0]
     gains = light_gain(median.reshape(boards, 3), stack.ref_ground)
-    smooth = np.stack([_smooth(m) for m in mains])
+    smooth = np.empty((boards, *mains[0].shape), np.uint8)
+    for m, out in zip(mains, smooth):
+        _smooth(m, out)
     lab = to_lab_planes(smooth, gains).reshape(3, boards * n, *smooth.shape[2:4])
     smooth = smooth.reshape(boards * n, *smooth.shape[2:])
     median, top = _middle_quantiles(smooth, readers[0].middle, (50, TOP_QUANTILE))
     space_gains = np.repeat(gains, n, axis=0)
-    feats, ground_change, delta = occupancy_features(lab, stack.ground, stack.ref)
+    feats, ground_change, delta, strips = occupancy_features(lab, stack.ground, stack.ref)
     # How much like a tile each space's middle looks in the print's light, against the empty print and as it is:
     # a tile is bolder than the print of its own colour.
     likeness = _tile_likeness(to_lab(np.clip(median * space_gains * stack.print_gain, 0.0, 255.0)))
     features = np.column_stack([feats, likeness - stack.ref_tile_likeness, likeness])
-    context = _context(delta, _logistic(features, stack.weights), stack, boards)
+    context = _context(delta, strips, _logistic(features, stack.weights), stack, boards)
     setup_lit = top * space_gains
     return _Look(gains, features, context, ground_change, setup_lit, top >= CLIPPED,
                  to_lab(np.clip(setup_lit * stack.print_gain, 0.0, 255.0)), smooth, space_gains)
 
 
-def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -> np.ndarray:
+def _context(delta: np.ndarray, strips: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -> np.ndarray:
     """(B*N, K) a space's change read again in the light of its board, given every space's first reading `first`
-    (B*N,) from its own patch. `delta` is the L*a*b* change (3, B*N, P, P) against the empty boards.
+    (B*N,) from its own patch. `delta` is the L*a*b* change (3, B*N, P, P) against the empty boards, `strips`
+    (B*N, 4) the mean L* change of each side's border strip / 10 (_border_strips).
 
     A neighbour's tile darkens the side of an empty space next to it (its shadow, its side face seen obliquely):
     that darkening is set apart from darkening beside empty neighbours. And every tile on a board changes its
@@ -750,7 +750,6 @@ def _context(delta: np.ndarray, first: np.ndarray, stack: _Stack, boards: int) -
     on every board of the table: the mean change of the clear tiles on each printed colour is a second template."""
     n, p = delta.shape[1], delta.shape[2]
     # Sums as products with masks: numpy's reductions over a patch's short rows cost several times more.
-    strips = delta[0].reshape(n, -1) @ stack.strip_masks  # (N, 4) mean L* change of each side's border strip
     total = (delta.reshape(3 * n, -1) @ np.ones(p * p, np.float32)).reshape(3, boards, -1)  # per channel
     has = stack.neighbours >= 0
     beside = np.where(has, first[np.maximum(stack.neighbours, 0)], 0.0)  # neighbours' occupancy by side
@@ -1044,9 +1043,9 @@ def _inner_span(p: int, step: int = 1) -> slice:
 
 
 def occupancy_features(lab: np.ndarray, ground: np.ndarray,
-                       ref: ReferenceStats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(N, F) features of change against the reference per space, the ground patches' median change (B, G) and
-    the change itself (3, N, P, P);
+                       ref: ReferenceStats) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(N, F) features of change against the reference per space, the ground patches' median change (B, G), the
+    change itself (3, N, P, P) and its border strips' mean L* change (N, 4; _border_strips);
     `lab` is the frame's L*a*b* planes (3, N, P, P) of B boards' spaces, board after board, `ground` (B, G) the
     rows of each board's ground spaces.
 
@@ -1055,7 +1054,7 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
     """
     n = lab.shape[1]
     delta = lab - ref.planes
-    diff = np.sqrt(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2])  # (N, P, P)
+    diff = _chroma(delta[1], delta[2], delta[0])  # (N, P, P) delta E
     ground_change = _quantiles(diff[ground.ravel()].reshape(ground.size, -1), (50,))[0].reshape(ground.shape)
     board_noise = np.maximum(_quantiles(ground_change, (50,))[0].astype(np.float64), 1.0)
     log_noise = np.repeat(np.log(board_noise), n // len(ground))
@@ -1068,6 +1067,7 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
     q25, q75, q90 = _quantiles(inner, (25, 75, 90))
     dl3, dl97 = _quantiles(delta[0].reshape(n, -1), (3, 97))
     hue = _chroma(delta[1], delta[2]).reshape(n, -1)
+    strips = _border_strips(delta[0])
     feats = np.column_stack([
         np.log1p(inner.mean(axis=1) / noise),
         np.log1p(diff.reshape(n, -1).mean(axis=1) / noise),
@@ -1083,24 +1083,35 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
         dl97 / 10.0,
         dl3 / 10.0,
         np.log1p(q90 / noise),
-        *_edge_features(delta[0], _edges(lab[0]) - ref.edges),
+        *_edge_features(strips, _edges(lab[0]) - ref.edges),
         # A tile on its own printed colour keeps the hue; what changes is the motif's place and the gloss.
         np.log1p(_quantiles(hue, (50,))[0] / noise),
     ]).astype(np.float32)
-    return feats, ground_change, delta
+    return feats, ground_change, delta, strips
 
 
-def _chroma(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """sqrt(a² + b²) of float32 planes: np.hypot calls the C library pixel by pixel, seven times slower here."""
-    return np.sqrt(a * a + b * b)
+def _chroma(a: np.ndarray, b: np.ndarray, lum: np.ndarray | None = None) -> np.ndarray:
+    """sqrt(a² + b²) of float32 planes, with `lum` sqrt(lum² + a² + b²) (summed in that order): np.hypot calls the
+    C library pixel by pixel, seven times slower here. Summed in place: each fresh plane is another pass over
+    memory."""
+    out = a * a if lum is None else lum * lum
+    if lum is not None:
+        out += a * a
+    out += b * b
+    return np.sqrt(out, out=out)
 
 
-def _edge_features(dl: np.ndarray, edge_change: np.ndarray) -> list[np.ndarray]:
+def _border_strips(dl: np.ndarray) -> np.ndarray:
+    """(N, 4) the mean L* change (N, P, P) of each patch's top, bottom, left and right border strip, / 10."""
+    n, p = dl.shape[:2]
+    return dl.reshape(n, -1) @ _strip_masks(p)  # a product: numpy's means over them cost more
+
+
+def _edge_features(strips: np.ndarray, edge_change: np.ndarray) -> list[np.ndarray]:
     """A tile's shadow and side faces darken one or two sides of its patch's border (which ones depends on the
     light and the camera), its bevel adds sharp edges: the darkest, second darkest and lightest border strip
-    of the L* change (N, P, P) against the reference, and the change of edge strength (N,)."""
-    n, p = dl.shape[:2]
-    strips = np.sort(dl.reshape(n, -1) @ _strip_masks(p), axis=1)  # a product: numpy's means over them cost more
+    (`strips` (N, 4), _border_strips), and the change of edge strength (N,)."""
+    strips = np.sort(strips, axis=1)
     return [strips[:, 0], strips[:, 1], strips[:, 3], edge_change / 5.0]
 
 
@@ -1193,11 +1204,15 @@ def _middle_quantiles(patches: np.ndarray, middle: tuple[slice, slice], qs: tupl
     return [q.reshape(n, c) for q in _quantiles(mid.reshape(n * c, -1), qs)]
 
 
-def _smooth(patches: np.ndarray) -> np.ndarray:
-    """A 3x3 box blur of every patch (stacked as one strip): sensor noise and JPEG blocks off the pixel diffs."""
+def _smooth(patches: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """A 3x3 box blur of every patch (stacked as one strip): sensor noise and JPEG blocks off the pixel diffs;
+    into `out` (contiguous, the patches' shape) when given."""
     n, p = patches.shape[:2]
     strip = patches.reshape(n * p, p, -1)
-    return cv2.blur(strip, (3, 3)).reshape(patches.shape)
+    if out is None:
+        return cv2.blur(strip, (3, 3)).reshape(patches.shape)
+    cv2.blur(strip, (3, 3), dst=out.reshape(strip.shape))
+    return out
 
 
 def _cream_estimate(centre_lab: np.ndarray, kind: np.ndarray) -> np.ndarray:
