@@ -226,61 +226,69 @@ class BoardReader:
         colour_probs = _one_marker(colour_probs, occupancy, np.array([self.floor_index]))
         occupancy[self.kind == WALL] = 0.5
         ground_change = np.zeros(len(self.ground), np.float32)
-        return self._reading(occupancy, colour_probs, centre_lab, ground_change, None, track, outside)
+        return self._readings(occupancy[None], colour_probs[None], centre_lab[None], ground_change[None], None,
+                              [track], [outside])[0]
 
-    def _reading(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
-                 ground_change: np.ndarray, gain: np.ndarray | None, track: ScoreTrack, outside: float,
-                 filled: np.ndarray | None = None) -> BoardReading:
-        """The board's reading from its spaces' occupancy and colours and its score `track`; pattern lines and
-        floor by `filled`, their occupancy in fill order (_in_fill_order), when given."""
+    def _readings(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
+                  ground_change: np.ndarray, gains: np.ndarray | None, tracks: list[ScoreTrack], outsides: list[float],
+                  filled: np.ndarray | None = None) -> list[BoardReading]:
+        """The readings of boards laid out as this one from their spaces' occupancy (B, N) and colours (B, N, 6)
+        and their score `tracks`; pattern lines and floors by `filled` (B, N), their occupancy in fill order
+        (_in_fill_order), when given. The boards go through each step together: numpy's cost is mostly per call."""
         # A tile's side face and shadow lean over the ground patch beside it (the arrow column between a pattern
         # line and the wall): that patch is no witness of a hand.
-        beside = np.where(self.ground_beside >= 0, occupancy[np.maximum(self.ground_beside, 0)], 0.0).max(axis=1)
-        covered = _ground_covered(ground_change, beside > 0.5) or track.covered
-        out_of_view = outside > 0.02
-        occluded = covered or out_of_view
+        beside = np.where(self.ground_beside >= 0, occupancy[:, np.maximum(self.ground_beside, 0)], 0.0).max(axis=2)
+        covered = _ground_covered(ground_change, beside > 0.5)
 
         rows = occupancy if filled is None else filled
-        pattern = self._pattern(rows, colour_probs)
-        floor = self._floor(rows, colour_probs)
-        wall = occupancy[self.wall_grid].tolist()
+        patterns = self._pattern(rows, colour_probs)
+        floors = self._floor(rows, colour_probs)
+        walls = occupancy[:, self.wall_grid].tolist()
 
-        # Confidence of the board: the least certain decision it contains.
-        decided = occupancy[self.decided]
-        occ_conf = float(np.min(np.maximum(decided, 1 - decided))) if len(decided) else 0.0
-        confidence = 0.3 if occluded else occ_conf
-        if not self.has_reference:
-            confidence = min(confidence, 0.5)
-        return BoardReading(occluded, out_of_view, confidence, occupancy, colour_probs, pattern, floor, wall,
-                            track.marker, track.confidence, ground_change, centre_lab, gain)
+        # Confidence of a board: the least certain decision it contains.
+        decided = occupancy[:, self.decided]
+        sure = np.min(np.maximum(decided, 1 - decided), axis=1).tolist() if decided.shape[1] else [0.0] * len(rows)
+        readings = []
+        for k, (track, outside) in enumerate(zip(tracks, outsides)):
+            out_of_view = outside > 0.02
+            occluded = bool(covered[k]) or track.covered or out_of_view
+            confidence = 0.3 if occluded else sure[k]
+            if not self.has_reference:
+                confidence = min(confidence, 0.5)
+            readings.append(BoardReading(occluded, out_of_view, confidence, occupancy[k], colour_probs[k], patterns[k],
+                                         floors[k], walls[k], track.marker, track.confidence, ground_change[k],
+                                         centre_lab[k], None if gains is None else gains[k]))
+        return readings
 
     # ---- pieces of the reading --------------------------------------------------------------------------
-    def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[dict[str, float]]:
-        """Per floor space: {colour, "first_player" or "empty": p}."""
-        occ = occupancy[self.floor_index]
-        p = colour_probs[self.floor_index, :len(TILE_CLASSES)]
-        p = p / np.maximum(p.sum(axis=1, keepdims=True), 1e-9)
-        return [dict(zip(TILE_CLASSES, values), empty=empty)
-                for values, empty in zip((p * occ[:, None]).tolist(), (1 - occ).tolist())]
+    def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[list[dict[str, float]]]:
+        """Per board (occupancy (B, N), colours (B, N, 6)), per floor space: {colour, "first_player" or "empty": p}."""
+        occ = occupancy[:, self.floor_index]
+        p = colour_probs[:, self.floor_index, :len(TILE_CLASSES)]
+        p = p / np.maximum(p.sum(axis=2, keepdims=True), 1e-9)
+        return [[dict(zip(TILE_CLASSES, values), empty=empty) for values, empty in zip(board, free)]
+                for board, free in zip((p * occ[..., None]).tolist(), (1 - occ).tolist())]
 
-    def _pattern(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[list[dict[str, float]]]:
-        """Per pattern line, per slot (rightmost first): {colour or "empty": p}; all five lines at once."""
-        occ = occupancy[self.pattern_slots]
-        probs = colour_probs[self.pattern_slots, :N_COLOURS] + 1e-6
-        probs /= probs.sum(axis=1, keepdims=True)
+    def _pattern(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[list[list[dict[str, float]]]]:
+        """Per board (occupancy (B, N), colours (B, N, 6)), per pattern line, per slot (rightmost first): {colour or
+        "empty": p}; all five lines at once."""
+        occ = occupancy[:, self.pattern_slots]
+        probs = colour_probs[:, self.pattern_slots, :N_COLOURS] + 1e-6
+        probs /= probs.sum(axis=2, keepdims=True)
         # A line holds one colour: the occupied slots vote (sum of log-probabilities, weighted by occupancy).
-        weighted = occ[:, None] * np.log(probs)
-        votes = np.zeros((5, 5, N_COLOURS), weighted.dtype)  # line, slot (none past the line's length), colour
-        votes[self.slot_line, self.slot_place] = weighted
-        vote = np.exp(votes.sum(axis=1))
-        vote /= vote.sum(axis=1, keepdims=True)
-        line_vote = vote[self.slot_line]
+        weighted = occ[..., None] * np.log(probs)
+        votes = np.zeros((len(occ), 5, 5, N_COLOURS), weighted.dtype)  # line, slot (none past its length), colour
+        votes[:, self.slot_line, self.slot_place] = weighted
+        vote = np.exp(votes.sum(axis=2))
+        vote /= vote.sum(axis=2, keepdims=True)
+        line_vote = vote[:, self.slot_line]
         # Keep a slot's own reading when it clearly disagrees with the line: that is an illegal placement the
         # tracker must see, not noise to vote away.
-        own = (probs.max(axis=1) > 0.995) & (probs.argmax(axis=1) != line_vote.argmax(axis=1))
-        mixed = np.where(own[:, None], probs, line_vote) * occ[:, None]
-        slots = [dict(zip(COLOURS, values), empty=1.0 - p_occ) for values, p_occ in zip(mixed.tolist(), occ.tolist())]
-        return [slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)]
+        own = (probs.max(axis=2) > 0.995) & (probs.argmax(axis=2) != line_vote.argmax(axis=2))
+        mixed = np.where(own[..., None], probs, line_vote) * occ[..., None]
+        boards = [[dict(zip(COLOURS, values), empty=1.0 - p_occ) for values, p_occ in zip(board, board_occ)]
+                  for board, board_occ in zip(mixed.tolist(), occ.tolist())]
+        return [[slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)] for slots in boards]
 
 
 def _one_marker(probs: np.ndarray, occupancy: np.ndarray, floors: np.ndarray) -> np.ndarray:
@@ -317,12 +325,14 @@ def _no_marker_in_lines(occupancy: np.ndarray, colour_probs: np.ndarray, lines: 
     return np.where(lines, tile / (tile + 1.0 - occupancy), occupancy)
 
 
-def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> bool:
-    """Is something over the board, by its never-covered ground patches' change (G,); those `beside_tile` (G,) do
-    not count (recorded gray game 33: the arrow column's patches changed by over 12 beside a tile in 5,038 of
-    17,330 board-frames without a hand, never beside none; the board was flagged covered in 1,641)."""
+def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> np.ndarray:
+    """Is something over the board, by its never-covered ground patches' change (..., G); those `beside_tile`
+    (..., G) do not count (recorded gray game 33: the arrow column's patches changed by over 12 beside a tile in
+    5,038 of 17,330 board-frames without a hand, never beside none; the board was flagged covered in 1,641).
+    Per board (...)."""
     change = np.where(beside_tile, 0.0, ground_change)
-    return bool(np.count_nonzero(change > GROUND_OCCLUDED_DELTA_E) >= 2 or np.any(change > GROUND_ALONE_DELTA_E))
+    return (np.count_nonzero(change > GROUND_OCCLUDED_DELTA_E, axis=-1) >= 2) | np.any(change > GROUND_ALONE_DELTA_E,
+                                                                                        axis=-1)
 
 
 def _ground_beside(spaces: list[Space], ground: np.ndarray) -> np.ndarray:
@@ -434,8 +444,6 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
     if referenced:
         boards = tuple(readers[i] for i in referenced)
         occupancy = _logistic(look.context, _stack(boards).context_weights)
-        n = len(boards[0].spaces)
-        rows = [slice(k * n, (k + 1) * n) for k in range(len(boards))]
         stack = _stack(boards)
         centre_lab, log_likelihood, glare = _print_lit(boards, stack, look, occupancy)
         spot = stack.spot
@@ -459,10 +467,14 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
                                                                                                              stack)
         colour_probs = _one_marker(_softmax(logits), occupancy, stack.floors)
         occupancy = _no_marker_in_lines(occupancy, colour_probs, stack.lines)
-        filled = _in_fill_order(occupancy.reshape(len(boards), -1), boards[0].fill_order).ravel()
-        for k, (i, reader, r) in enumerate(zip(referenced, boards, rows)):
-            readings[i] = reader._reading(occupancy[r], colour_probs[r], centre_lab[r], look.ground_change[k],
-                                          look.gains[k], tracks[i], outsides[i], filled[r])
+        b = len(boards)
+        occupancy = occupancy.reshape(b, -1)  # board after board: each its own row
+        read = boards[0]._readings(occupancy, colour_probs.reshape(b, -1, colour_probs.shape[1]),
+                                   centre_lab.reshape(b, -1, 3), look.ground_change, look.gains,
+                                   [tracks[i] for i in referenced], [outsides[i] for i in referenced],
+                                   _in_fill_order(occupancy, boards[0].fill_order))
+        for i, reading in zip(referenced, read):
+            readings[i] = reading
     return readings
 
 
