@@ -39,14 +39,15 @@ def to_lab_planes(bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """8-bit BGR images (B, ..., 3), each scaled by its own gains (B, 3) -> float32 L*a*b* planes (3, B, ...): the
     values of to_lab(bgr[k], gains[k]), channel first. The 8-bit Lab is taken apart plane by plane: to_lab's
     (..., 3) floats moved channel first cost several times the conversion itself."""
-    lit = np.empty((len(bgr), bgr[0].size // 3, 3), np.uint8)
-    for k, (image, gain) in enumerate(zip(bgr, gains)):
-        lit[k] = cv2.transform(image.reshape(1, -1, 3), np.diag(gain.astype(np.float32)))[0]
+    lit = np.empty((len(bgr), 1, bgr[0].size // 3, 3), np.uint8)
+    for image, gain, out in zip(bgr, gains, lit):
+        cv2.transform(image.reshape(1, -1, 3), np.diag(gain.astype(np.float32)), dst=out)
     planes = np.empty((3, *bgr.shape[:-1]), np.float32)
-    for c, plane in enumerate(cv2.split(cv2.cvtColor(lit.reshape(1, -1, 3), cv2.COLOR_BGR2Lab))):
-        # the same float32 product and sum as _LAB8_TO_FLOAT's entries
-        np.multiply(plane[0], _LAB8_SCALE[c], out=planes[c].reshape(-1), dtype=np.float32)
-        planes[c] += _LAB8_OFFSET[c]
+    lum, a, b = cv2.split(cv2.cvtColor(lit.reshape(1, -1, 3), cv2.COLOR_BGR2Lab))
+    # the same float32 values as _LAB8_TO_FLOAT's entries (L* has no offset, a* and b* no scale), one pass a plane
+    np.multiply(lum[0], _LAB8_SCALE[0], out=planes[0].reshape(-1), dtype=np.float32)
+    np.add(a[0], _LAB8_OFFSET[1], out=planes[1].reshape(-1), dtype=np.float32)
+    np.add(b[0], _LAB8_OFFSET[2], out=planes[2].reshape(-1), dtype=np.float32)
     return planes
 
 
