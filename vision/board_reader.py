@@ -727,9 +727,7 @@ class _Look:
 def _look(readers: tuple[BoardReader, ...], mains: list[np.ndarray]) -> _Look:
     stack = _stack(readers)
     boards, n = len(mains), len(mains[0])
-    ground = np.stack([m[readers[0].ground] for m in mains]).reshape(boards, -1, 3).transpose(0, 2, 1)
-    median = _quantiles(np.ascontiguousarray(ground, np.float32).reshape(boards * 3, -1), (50,))[0]
-    gains = light_gain(median.reshape(boards, 3), stack.ref_ground)
+    gains = light_gain(_channel_medians([m[readers[0].ground] for m in mains]), stack.ref_ground)
     smooth = np.empty((boards, *mains[0].shape), np.uint8)
     for m, out in zip(mains, smooth):
         _smooth(m, out)
@@ -1198,6 +1196,20 @@ def _quantiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
         hi, frac = min(lo + 1, m - 1), pos - lo
         out.append(part[:, lo] * (1 - frac) + part[:, hi] * frac)
     return out
+
+
+def _channel_medians(images: list[np.ndarray]) -> np.ndarray:
+    """(B, 3) float32 per-channel median of each 8-bit BGR image (..., 3), the value _quantiles takes (the two
+    middle values interpolated): counted in its histograms, a fraction of the cost of sorting its pixels."""
+    counts = np.array([[cv2.calcHist([image.reshape(-1, 1, 3)], [c], None, [256], (0, 256)).ravel() for c in range(3)]
+                       for image in images])  # (B, 3, 256)
+    below = np.cumsum(counts, axis=2)  # pixels at or under each value
+    pos = (images[0].size // 3 - 1) * 0.5
+    lo = int(pos)
+    frac = pos - lo
+    lower = np.count_nonzero(below <= lo, axis=2).astype(np.float32)  # the lo-th smallest value (from 0)
+    upper = np.count_nonzero(below <= lo + 1, axis=2).astype(np.float32)
+    return lower * (1 - frac) + upper * frac
 
 
 def _tile_likeness(lab: np.ndarray) -> np.ndarray:
