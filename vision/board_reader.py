@@ -1072,8 +1072,10 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
     inner = _inner(diff).reshape(n, -1)
     cur_l = _inner(lab[0]).reshape(n, -1)
     cur_c = _chroma(_inner(lab[1]), _inner(lab[2])).reshape(n, -1)
-    cl = cur_l - cur_l.mean(axis=1, keepdims=True)
-    ncc = np.sum(cl * ref.lum_centred, axis=1) / (np.sqrt(np.sum(cl * cl, axis=1) * ref.lum_energy) + 1e-3)
+    lum_mean = cur_l.mean(axis=1, keepdims=True)
+    cl = cur_l - lum_mean
+    energy = np.sum(cl * cl, axis=1)  # also the spread: std is sqrt(energy / M), as numpy takes it
+    ncc = np.sum(cl * ref.lum_centred, axis=1) / (np.sqrt(energy * ref.lum_energy) + 1e-3)
     q25, q75, q90 = _quantiles(inner, (25, 75, 90))
     dl3, dl97 = _quantiles(delta[0].reshape(n, -1), (3, 97))
     hue = _chroma(delta[1], delta[2]).reshape(n, -1)
@@ -1083,9 +1085,9 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
         np.log1p(diff.reshape(n, -1).mean(axis=1) / noise),
         np.log1p(q75 / noise),
         np.log1p(q25 / noise),
-        (cur_l.mean(axis=1) - ref.lum_mean) / 10.0,
+        (lum_mean[:, 0] - ref.lum_mean) / 10.0,
         (_quantiles(cur_c, (50,))[0] - ref.chroma_median) / 10.0,
-        (cur_l.std(axis=1) - ref.lum_std) / 10.0,
+        (np.sqrt(energy / cl.shape[1]) - ref.lum_std) / 10.0,
         ncc,
         log_noise,
         # Bevel highlights and gloss brighten, side faces and shadows darken a few pixels a lot.
