@@ -124,6 +124,9 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
+    # The displays read empty at rest after they were read with tiles at rest: taken from, whatever is read there
+    # later (a hand's tiles over an empty display).
+    _deal_emptied: set[int] = field(default_factory=set)
     # Every reading with tiles of each display vision flags covered: the votes of one never read in view (see
     # _settled_readings); and the displays read with tiles in view.
     _deal_covered: dict[int, Counter] = field(default_factory=dict)
@@ -844,6 +847,7 @@ class MoveTracker:
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
             self._deal_legible, self._deal_covered, self._deal_in_view = set(), {}, set()
+            self._deal_emptied = set()
             self._seen_since, self._seen = len(self.game.record.events), []  # the last round's views are no more
         ahead, persisting = self._walls_ahead(evidence, now)
         if ahead >= MISSED_TILING_TILES:
@@ -865,6 +869,8 @@ class MoveTracker:
                 continue
             if j in self._deal_seen and sum(f.counts) < sum(self._deal_seen[j].counts):
                 self._deal_taken = True
+                if not sum(f.counts):
+                    self._deal_emptied.add(j)
             if sum(f.counts) and ("factory", j) in self._through:
                 # Counted through a cover flag, it has read so in every frame for a second (vision gives a covered
                 # display no confidence: only votes can settle it): each of those frames is a vote.
@@ -1094,10 +1100,13 @@ class MoveTracker:
         split = self._split_reading(j)
         if split is not None and dealable(split[0]):
             return split
-        if j in self._deal_legible or evidence.factories[j].occluded or not sum(evidence.factories[j].counts):
+        if (j in self._deal_legible or j in self._deal_emptied or evidence.factories[j].occluded
+                or not sum(evidence.factories[j].counts)):
             # Read at some confidence, it may yet be read clearly (or taken from first: what it held is what that
             # move took, see _deal_with_hidden_display); taken from already or not in view, the first move from it
-            # says what it held.
+            # says what it held. Read empty at rest once, it has been taken from, whatever a frame reads there now
+            # (recorded tuning game 720, round 4: display 4 read empty for 3 s, then a hand's 2 black tiles over it:
+            # it was guessed whole, wrongly).
             return None
         # The content most readings agree with, then the likeliest draw from the bag.
         contents = sorted((c for c in _FOUR if dealable(c)), key=lambda c: (

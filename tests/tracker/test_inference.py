@@ -1525,6 +1525,44 @@ def test_a_display_washed_out_by_glare_is_dealt_as_a_guess_that_the_move_from_it
         "factory display 2 held")
 
 
+def test_a_display_read_empty_at_rest_is_not_guessed_from_a_hand_over_it():
+    # Recorded tuning game 720 (4 players, colored), round 4: display 4 never read at better than even odds and
+    # display 2 always read a tile short, both unclear, so no guess; display 4 was taken from and read empty for
+    # 3 s; then, a hand holding tiles over it (read as on it), display 2 was read whole once: display 4 was guessed
+    # whole from the hand's frames, wrongly. Taken from, the moves say what it held.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal_random(random.Random(5))
+    tracker = MoveTracker(game)
+    view = {"hand": None, "whole": False}
+
+    def misread(obs, n, occluded):
+        washed, short = obs["factories"][1], obs["factories"][2]
+        if any(washed["counts"].values()):
+            washed["counts"] = {"black": 1, "red": 1}
+        elif view["hand"]:
+            washed["counts"] = view["hand"]  # a hand's tiles over the empty display, not flagged
+        washed["confidence"], short["confidence"] = 0.05, 0.6
+        if not view["whole"]:
+            colour = next(c for c, k in short["counts"].items() if k)
+            short["counts"] = {**short["counts"], colour: short["counts"][colour] - 1}
+
+    feed = misread_feed(truth, tracker, lambda n: (), misread)
+    feed(12)
+    for source in (0, 1):
+        played_under_a_hand(truth, feed, next(m for m in truth.legal_moves() if m.source == source))
+        feed(14)
+    assert game.state.phase == DEAL
+    view["hand"] = {"blue": 2, "white": 1}
+    feed(5)
+    view["whole"] = True
+    feed(5)
+    view["hand"] = None
+    feed(14)
+    deal = next(e for e in game.record.events if e["type"] == "deal")
+    assert "unseen" not in deal and not [e for e in game.record.events if e["type"] == "correction"]
+    assert game.state == truth
+
 def test_a_tile_misplaced_from_a_display_washed_out_by_glare_is_flagged():
     # Recorded tuning game 703, round 2: the first move from the washed-out display put its white tile on a line
     # holding blue. No alert: the illegal action, played from the guessed deal, left the wrong leftovers in the
