@@ -96,9 +96,10 @@ class Game(RecordedGame):
     def state(self) -> GameState:
         return self.record.state
 
-    def deal(self, factories: Sequence[Sequence[int | str]], unseen: dict | None = None) -> None:
+    def deal(self, factories: Sequence[Sequence[int | str]], unseen: dict | list[dict] | None = None) -> None:
         """`unseen`: {"factory": j, "colors": [...]} when one tile of display j was never seen and the deal guesses
-        it as the first of those colours (it may be any of them)."""
+        it as the first of those colours (it may be any of them), or {"factory": j, "tiles": 4} when all were; a
+        list of such when two displays were guessed."""
         names = [[c if isinstance(c, str) else COLOUR_NAMES[c] for c in f] for f in factories]
         self.record.submit({"type": "deal", "factories": names, **({"unseen": unseen} if unseen else {})})
 

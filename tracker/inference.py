@@ -165,8 +165,11 @@ class MoveTracker:
     _deal_held_at: float = float("inf")
     # The last search for what a display taken from unseen held (_deal_with_hidden_display): what was in view, when.
     _hidden_searched: tuple = (None, float("-inf"))
-    # The tile or tiles the round's deal guessed (its `unseen`), as of a length of the log: (events, unseen or None).
-    _guessed: tuple = (None, None)
+    # The displays a view has contradicted the logged content of (_display_misread), as of a length of the log:
+    # (events, displays).
+    _contradicted: tuple = (None, frozenset())
+    # The tiles the round's deal guessed (its `unseen`), as of a length of the log: (events, per display guessed).
+    _guessed: tuple = (None, [])
     # The last re-check of the round's last moves: (events in the log, what was in view, when, why it was unsure).
     _rechecked: tuple = (None, None, float("-inf"), None)
 
@@ -558,24 +561,26 @@ class MoveTracker:
         return [described], None
 
     def _unguessed(self, evidence: TableEvidence) -> TableEvidence:
-        """The view with a display whose tiles were all guessed at the deal (_guess_display: vision read it no way)
-        turned into no evidence while it holds them: vision reads it wrong, some colours surely (recorded tuning
-        game 703, glare: no red at 0.83 on a display with a red tile). Read empty, it has been taken from: that
-        counts (_recheck_deal then tells what it held)."""
-        unseen = self._deal_guess()
-        j = unseen["factory"] if unseen and unseen.get("tiles") == 4 else None
-        if j is None or not self.state.factories[j] or not sum(evidence.factories[j].counts):
+        """The view with a display dealt with a guess (_guess_display) turned into no evidence while it holds its
+        tiles: vision reads it wrong, some colours surely (recorded tuning game 703, glare: no red at 0.83 on a
+        display with a red tile), or a tile short in every reading, which nothing explains (recorded tuning game
+        720, round 4: display 2, full for 13 moves, held every re-check of another display's guess back). Read
+        empty, it has been taken from: that counts (_recheck_deal then tells what it held)."""
+        washed = [g["factory"] for g in self._deal_guess()
+                  if self.state.factories[g["factory"]] and sum(evidence.factories[g["factory"]].counts)]
+        if not washed:
             return evidence
         factories = list(evidence.factories)
-        factories[j] = dataclasses.replace(factories[j], occluded=True)
+        for j in washed:
+            factories[j] = dataclasses.replace(factories[j], occluded=True)
         return dataclasses.replace(evidence, factories=tuple(factories))
 
-    def _deal_guess(self) -> dict | None:
-        """The tile or tiles the round's deal guessed (its log event's `unseen`), if any."""
+    def _deal_guess(self) -> list[dict]:
+        """The tiles the round's deal guessed (its log event's `unseen`), per display guessed."""
         events = len(self.game.record.events)
         if self._guessed[0] != events:
             deal = next((e for e in reversed(self.game.record.events_in_force()) if e["type"] == "deal"), {})
-            self._guessed = (events, deal.get("unseen"))
+            self._guessed = (events, _guesses(deal))
         return self._guessed[1]
 
     def _undecided(self, view: tuple) -> None:
@@ -680,7 +685,7 @@ class MoveTracker:
                 state: GameState | None = None) -> str | None:
         """Why the best explanation (from `state`, the committed one by default) does not fit the view well enough
         to act on, or None when it does."""
-        guess = self._deal_guess() if state is None else None
+        guessed = [g["factory"] for g in self._deal_guess()] if state is None else None
         state = state or self.state
         misfits = region_misfits(best.table, evidence)
         changed = changed_regions(committed, best.table)
@@ -694,19 +699,58 @@ class MoveTracker:
                              if r in changed)
         off = sorted(r for r in changed if misfits.get(r, 0))
         allowed = self.settings.changed_misfits if best.legal else 0
-        if guess and state.factories[guess["factory"]] and any(m.source == guess["factory"] for m in best.moves):
+        if any(state.factories[j] and any(m.source == j for m in best.moves) for j in guessed or ()):
             # The move from a display dealt with a guessed tile tells what it held: what it changed must look
             # exactly as after it, or the guess is wrong (_recheck_deal). Recorded check game 728: display 4
             # dealt with a black tile guessed for a white one; white taken to a line read holding 2 whites (1 as
             # guessed) was committed in the one frame the centre read the guess's extra black.
             allowed = 0
+        # Asked even when the move does not fit: a view that contradicts the display's content is remembered.
+        misread = None if guessed is None else self._display_misread(
+            evidence, best, state, changed, sum(misfits[r] for r in off))
         if sum(misfits[r] for r in off) > allowed:
             return (f"'{best.describe(state)}' fits best, but {_region_name(off[0])} does not look as it "
                     f"would after it")
+        if misread:
+            return misread
         other = sorted(r for r, n in elsewhere.items() if n)
         if sum(elsewhere[r] for r in other) > self.settings.unexplained_misfits:
             return (f"'{best.describe(state)}' fits best, but leaves {_region_name(other[0])} unexplained "
                     f"(a move not seen?)")
+        return None
+
+    def _display_misread(self, evidence: TableEvidence, best: Hypothesis, state: GameState, changed: set,
+                         misfit: int) -> str | None:
+        """Why a legal move from a display waits: the same moves from another content of that display, one tile's
+        colour away, fit what they change better (changed_misfits allows one difference), or, once a view has said
+        so since the log last changed, as well. The deal's re-check (_recheck_deal) tells, once the places it
+        corrects have read the same long enough. Recorded tuning game 720, round 4: display 5 read surely (0.97)
+        with 2 white tiles for a black and a white one; the centre after red was taken from it read the black for
+        a second, then a hand came and, the centre's black and white not yet at rest, the move was committed from
+        the misread deal: the log's centre held a white tile for the black one, and a false alert followed."""
+        events = len(self.game.record.events)
+        if self._contradicted[0] != events:
+            self._contradicted = (events, frozenset())
+        contradicted = self._contradicted[1]
+        if not best.legal:
+            return None
+        for j in sorted({m.source for m in best.moves if m.source >= 0 and state.factories[m.source]}):
+            if not misfit and j not in contradicted:
+                continue
+            held = [COLOUR_NAMES[c] for c, n in sorted(state.factories[j].items()) for _ in range(n)]
+            for content in _other_contents(held, whole=False):
+                other = state.copy()
+                other.factories[j] = Counter(COLOUR_NAMES.index(c) for c in content)
+                try:
+                    for player, m in movers(state, best.moves):
+                        other.play(m, player)
+                except IllegalMove:
+                    continue
+                fit = sum(region_misfits(table_model(other), evidence).get(r, 0) for r in changed)
+                if fit < misfit or (j in contradicted and fit <= misfit):
+                    self._contradicted = (events, contradicted | {j})
+                    return (f"'{best.describe(state)}' fits best, but factory display {j + 1} may have held "
+                            f"{', '.join(content)}")
         return None
 
     def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float, unsteady: frozenset[Region],
@@ -924,7 +968,7 @@ class MoveTracker:
                 done = self._deal_with_hidden_display(evidence, others, hidden, expected - seen, now, unseen_tile)
                 if done:
                     return done, None
-        if unsure and not unseen and (len(unsure) > 1 or not self._deal_taken):
+        if unsure and not unseen and (len(unsure) > 2 or not self._deal_taken):
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         seen = sum(sum(c) for c in readings)
         unseen_tile = None
@@ -936,10 +980,12 @@ class MoveTracker:
             completed, unclear = self._full_displays(settled)
             unclear = sorted({*unclear, *unsure})
             if unclear:
-                guess = self._guess_display(completed, unclear, raw)
-                if guess is None:
+                guesses = self._guess_display(completed, unclear, raw)
+                if guesses is None:
                     return [], f"waiting for a clearer view of factory display {unclear[0] + 1}"
-                completed[unclear[0]], unseen_tile = guess
+                for j, content, _ in guesses:
+                    completed[j] = content
+                unseen_tile = _unseen_of([guess for _, _, guess in guesses])
             readings = completed
             seen = expected
         if seen != expected or any(sum(c) > 4 for c in readings):
@@ -952,9 +998,10 @@ class MoveTracker:
             return [], None
         self.alert = None
         if unseen_tile is not None:
-            what = "its tiles were" if unseen_tile.get("tiles") == 4 else "one tile of it was"
-            return [f"round {self.state.round} dealt (factory display {unseen_tile['factory'] + 1}: {what} never "
-                    f"read surely; the move that takes from it will tell)"], None
+            said = "; ".join(f"factory display {g['factory'] + 1}: "
+                             f"{'its tiles were' if g.get('tiles') == 4 else 'one tile of it was'} never read surely"
+                             for g in _guesses({"unseen": unseen_tile}))
+            return [f"round {self.state.round} dealt ({said}; the move that takes from it will tell)"], None
         return [f"round {self.state.round} dealt"], None
 
     def _dealt(self, deal: list[list[int]], unseen: dict | None) -> None:
@@ -1058,17 +1105,37 @@ class MoveTracker:
         return out, unclear
 
     def _guess_display(self, completed: list[tuple[int, ...]], unclear: list[int], evidence: TableEvidence
-                       ) -> tuple[tuple[int, ...], dict] | None:
-        """Play has begun and one display is still unclear: waiting would stall the round. If it is read a tile
-        short every time (a tile vision never sees, such as a white one on the display's rosette), it is dealt with
-        the colour the bag most likely gave, the other colours its readings agree with kept; if vision never read
-        it at better than even odds (glare washes it out), with the 4 tiles its readings and the bag most likely
-        give. The view after the move that takes
-        from it tells what it held (_recheck_deal). The deal's `unseen` field says so in the log, so that a
-        restarted tracker still knows."""
-        if not self._deal_taken or len(unclear) != 1:
+                       ) -> list[tuple[int, tuple[int, ...], dict]] | None:
+        """Play has begun and one or two displays are still unclear: waiting would stall the round. One read a tile
+        short every time (a tile vision never sees, such as a white one on the display's rosette) is dealt with the
+        colour the bag most likely gave, the other colours its readings agree with kept; one read two ways, one
+        tile's colour apart, as the way more readings agree with; one vision never read at better than even odds
+        (glare washes it out), with the 4 tiles its readings and the bag most likely give (one such display at
+        most, and only from the tiles the others leave). The view after the move that takes from each tells what it
+        held (_recheck_deal). The deal's `unseen` field says so in the log, so that a restarted tracker still
+        knows. Returns per display guessed (display, content, its `unseen`), or None."""
+        if not self._deal_taken or len(unclear) > 2:
             return None
-        j = unclear[0]
+        deal = [(0,) * 5 if k in unclear else counts for k, counts in enumerate(completed)]
+        guesses = []
+        for whole in (False, True):
+            for j in unclear:
+                left = len(unclear) - len(guesses)
+                if any(j == g[0] for g in guesses):
+                    continue
+                if whole and left > 1:
+                    return None  # two displays read no way: too many deals to guess from
+                guess = self._guess_one(deal, j, evidence, whole, last=left == 1)
+                if guess is not None:
+                    deal[j] = guess[0]
+                    guesses.append((j, *guess))
+        return guesses if len(guesses) == len(unclear) else None
+
+    def _guess_one(self, deal: list[tuple[int, ...]], j: int, evidence: TableEvidence, whole: bool, last: bool
+                   ) -> tuple[tuple[int, ...], dict] | None:
+        """The guess of unclear display j (see _guess_display) with the others as in `deal` (another unclear one
+        still empty there), its `unseen` with it: a tile short or read two ways, or, with `whole`, all 4 tiles.
+        `last`: no other display is left to guess, so the whole deal must be one the bag and lid can give."""
         seen = self._deal_seen.get(j)
         reading = seen.counts if seen is not None else (0,) * 5
         votes = self._deal_votes.get(j, Counter())
@@ -1078,28 +1145,28 @@ class MoveTracker:
         # The bag gives the whole deal when it holds enough (recorded tuning game 710, round 5: the bag's last 6
         # black tiles were on the other displays, and a seventh guessed from the lid made a deal the rules reject,
         # for the rest of the game); the lid is poured in only once the bag is empty.
-        pool = list(bag) if sum(bag) >= 4 * len(completed) else [b + n for b, n in zip(bag, lid)]
-        for k, counts in enumerate(completed):
+        pool = list(bag) if sum(bag) >= 4 * len(deal) else [b + n for b, n in zip(bag, lid)]
+        for k, counts in enumerate(deal):
             if k != j:
                 pool = [p - n for p, n in zip(pool, counts)]
 
         def dealable(content: tuple[int, ...]) -> bool:
-            return all(p >= n for p, n in zip(pool, content)) and self._dealable(
-                [content if k == j else counts for k, counts in enumerate(completed)])
+            return all(p >= n for p, n in zip(pool, content)) and (not last or self._dealable(
+                [content if k == j else counts for k, counts in enumerate(deal)]))
 
-        options = []
-        for colour in range(5 if sum(reading) == 3 else 0):
-            content = tuple(n + (c == colour) for c, n in enumerate(reading))
-            if _agreed(votes, content) and dealable(content):
-                options.append((pool[colour], colour))
-        if options:
-            options.sort(reverse=True)
-            guess = options[0][1]
-            return (tuple(n + (c == guess) for c, n in enumerate(reading)),
-                    {"factory": j, "colors": [COLOUR_NAMES[c] for _, c in options]})
-        split = self._split_reading(j)
-        if split is not None and dealable(split[0]):
-            return split
+        if not whole:
+            options = []
+            for colour in range(5 if sum(reading) == 3 else 0):
+                content = tuple(n + (c == colour) for c, n in enumerate(reading))
+                if _agreed(votes, content) and dealable(content):
+                    options.append((pool[colour], colour))
+            if options:
+                options.sort(reverse=True)
+                guess = options[0][1]
+                return (tuple(n + (c == guess) for c, n in enumerate(reading)),
+                        {"factory": j, "colors": [COLOUR_NAMES[c] for _, c in options]})
+            split = self._split_reading(j)
+            return split if split is not None and dealable(split[0]) else None
         if (j in self._deal_legible or j in self._deal_emptied or evidence.factories[j].occluded
                 or not sum(evidence.factories[j].counts)):
             # Read at some confidence, it may yet be read clearly (or taken from first: what it held is what that
@@ -1156,9 +1223,13 @@ class MoveTracker:
             return []
         back = len(events) - start
         logged = events[start]["factories"]
-        unseen = events[start].get("unseen")
+        guesses = _guesses(events[start])
+        guessed = {g["factory"] for g in guesses}
+        # A display a view has contradicted since the log last changed (_display_misread) is searched as deep as a
+        # guessed one: the next move may have come before its places were read long enough.
+        contradicted = self._contradicted[1] if self._contradicted[0] == len(record.events) else frozenset()
         # A display whose tiles were all guessed (washed out by glare, read a different way each frame).
-        washed_out = unseen["factory"] if unseen and unseen.get("tiles") == 4 else None
+        washed_out = next((g["factory"] for g in guesses if g.get("tiles") == 4), None)
         # Taken from since the view's last commit: empty now (a display is emptied whole; a tile or two read there
         # is a misread; a washed-out display is read so while full: it must read empty) while the log still has
         # its tiles there.
@@ -1195,7 +1266,7 @@ class MoveTracker:
 
         def depth(display: int, guessed_depth: int) -> int:
             # One move since (two from a display dealt with a guess): each content costs a search.
-            return guessed_depth if unseen and unseen["factory"] == display else 1
+            return guessed_depth if display in guessed or display in contradicted else 1
 
         def options(guessed_depth: int) -> list[tuple]:
             # Only the two best contents decide; a content whose best explanation cannot come up to the second
@@ -1207,7 +1278,11 @@ class MoveTracker:
                 if len(found) > 1 and bound + BOUND_TOLERANCE < found[1][0]:
                     break
                 display, deal, replayed = replays[i]
-                explanations = legal_hypotheses(replayed, scorer, depth=depth(display, guessed_depth))
+                # A move from another display dealt with a guess is no ground for this one's content: the two
+                # guesses together may end at the view through moves never made (taken from each other's display).
+                explanations = [h for h in legal_hypotheses(replayed, scorer, depth=depth(display, guessed_depth))
+                                if not any(m.source in guessed - {display} and replayed.factories[m.source]
+                                           for m in h.moves)]
                 if display == washed_out:
                     # The first move from a washed-out display may break a rule: no alert could name it from the
                     # guessed deal (its leftovers in the centre are not the guess's; recorded tuning game 703).
@@ -1227,7 +1302,7 @@ class MoveTracker:
         # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
         # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
         found = options(1)
-        if found and unseen and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
+        if found and (guesses or contradicted) and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
                                  or -EXTRA_MOVE_PRIOR < self.settings.margin):
             found = options(2)
         if not found:
@@ -1242,15 +1317,15 @@ class MoveTracker:
             or (len(found) > 1 and score - found[1][0] < self.settings.margin)
             or score - best_now < self.settings.margin
             or self._hidden(evidence, table_model(replayed), best, unsteady)
-            or (not (unseen and unseen["factory"] == display)  # a guess overrules no reading
+            or (display not in guessed  # a guess overrules no reading
                 and not self._held_long(table_model(replayed), best.table, now))
         ):
             return []
         held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])
         # A guessed tile elsewhere stays a guess until the move that takes from its display tells.
-        guessed = {"unseen": unseen} if unseen and unseen["factory"] != display else {}
-        self.game.correct(back, [{"type": "deal", "factories": deal, **guessed}, *events[start + 1:],
-                                *_move_events(replayed, best.moves)],
+        unseen = _unseen_of([g for g in guesses if g["factory"] != display])
+        self.game.correct(back, [{"type": "deal", "factories": deal, **({"unseen": unseen} if unseen else {})},
+                                 *events[start + 1:], *_move_events(replayed, best.moves)],
                           reason=f"factory display {display + 1} held {held}, as the move that took from it shows")
         self.alert = None
         return [f"corrected the deal: factory display {display + 1} held {held}",
@@ -1380,6 +1455,17 @@ def _other_contents(held: list[str], whole: bool) -> list[list[str]]:
             COLOUR_NAMES.index(c) for c in held)]
     return [[instead if k == held.index(was) else c for k, c in enumerate(held)]
             for was, instead in itertools.product(sorted(set(held)), COLOUR_NAMES) if instead != was]
+
+
+def _guesses(deal: dict) -> list[dict]:
+    """The displays a deal event guessed (its `unseen`: one display's guess, or a list of them)."""
+    unseen = deal.get("unseen")
+    return [] if not unseen else [unseen] if isinstance(unseen, dict) else list(unseen)
+
+
+def _unseen_of(guesses: list[dict]) -> dict | list[dict] | None:
+    """A deal event's `unseen` for these guesses: none, one display's, or the list of them."""
+    return None if not guesses else guesses[0] if len(guesses) == 1 else guesses
 
 
 def _deal_of(displays: list[tuple[int, ...]]) -> list[list[int]]:
