@@ -42,6 +42,16 @@ GLEAM = 0.5  # glossy tiles mirror the lamp more than the print: their extra sha
 GLEAMS = (GLEAM, 1.0)  # the shares tried (the glossiest tiles mirror it as much again as the print)
 GLOSSY_GLARE = 40.0  # past this much glare the glossier share is tried too (tuning seeds 560-619: 4 boards)
 CLIPPED = 245.0  # a space's 8-bit median this bright at setup is (partly) clipped
+# A space whose print the sensor clipped at setup (every channel at CLIPPED) and whose middle is this bright in every
+# channel now shows the sensor's white whatever lies there: a pale tile and its gleam clip as the print did
+# (recorded check game 728, white and yellow tiles under the lamp's spot read empty at 0.99). Its occupancy is no
+# surer than WASHED_TRUST either way: on such spaces of the tuning seeds 0-199 and 400-619, 73 of 367 held a tile.
+WASHED = 240.0
+WASHED_TRUST = 0.8
+# A tile's colour under a print clipped at setup is reported no surer than this: tiles read there on the tuning seeds
+# 0-199 and 400-619 had the wrong colour in 65 of 283 (8 of them at 0.9 or more; the spot's share, 23 %, as in
+# _colour_trust), and a line's vote over such slots was surer still.
+CLIPPED_COLOUR_TRUST = 0.77
 SPOT_MIN = 8.0  # a cream space this much brighter (8-bit) than the plane of its board's light is in the lamp's spot
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
 WALL_GLARE_COST = 0.1  # and a unit of a gray wall's glare away from its board's (_wall_glares; tuning seeds gray
@@ -231,18 +241,24 @@ class BoardReader:
 
     def _readings(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
                   ground_change: np.ndarray, gains: np.ndarray | None, tracks: list[ScoreTrack], outsides: list[float],
-                  filled: np.ndarray | None = None) -> list[BoardReading]:
+                  filled: np.ndarray | None = None, unsure: np.ndarray | None = None,
+                  clipped: np.ndarray | None = None) -> list[BoardReading]:
         """The readings of boards laid out as this one from their spaces' occupancy (B, N) and colours (B, N, 6)
         and their score `tracks`; pattern lines and floors by `filled` (B, N), their occupancy in fill order
-        (_in_fill_order), when given. The boards go through each step together: numpy's cost is mostly per call."""
+        (_in_fill_order), when given, reported no surer than WASHED_TRUST at the `unsure` (B, N) spaces
+        (_washed_out; a line's colour vote still weighs them as read), and their colours no surer than
+        CLIPPED_COLOUR_TRUST where the print was `clipped` (B, N) at setup. The boards go through each step
+        together: numpy's cost is mostly per call."""
         # A tile's side face and shadow lean over the ground patch beside it (the arrow column between a pattern
         # line and the wall): that patch is no witness of a hand.
         beside = np.where(self.ground_beside >= 0, occupancy[:, np.maximum(self.ground_beside, 0)], 0.0).max(axis=2)
         covered = _ground_covered(ground_change, beside > 0.5)
 
         rows = occupancy if filled is None else filled
-        patterns = self._pattern(rows, colour_probs)
-        floors = self._floor(rows, colour_probs)
+        shown = rows if unsure is None else _no_surer(rows, unsure)
+        clipped = np.zeros(rows.shape, bool) if clipped is None else clipped
+        patterns = self._pattern(rows, colour_probs, shown, clipped)
+        floors = self._floor(shown, colour_probs, clipped)
         walls = occupancy[:, self.wall_grid].tolist()
 
         # Confidence of a board: the least certain decision it contains.
@@ -261,17 +277,21 @@ class BoardReader:
         return readings
 
     # ---- pieces of the reading --------------------------------------------------------------------------
-    def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[list[dict[str, float]]]:
-        """Per board (occupancy (B, N), colours (B, N, 6)), per floor space: {colour, "first_player" or "empty": p}."""
+    def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray,
+               clipped: np.ndarray) -> list[list[dict[str, float]]]:
+        """Per board (occupancy (B, N), colours (B, N, 6)), per floor space: {colour, "first_player" or "empty": p};
+        colours doubted over a print `clipped` (B, N) at setup (_doubted)."""
         occ = occupancy[:, self.floor_index]
         p = colour_probs[:, self.floor_index, :len(TILE_CLASSES)]
-        p = p / np.maximum(p.sum(axis=2, keepdims=True), 1e-9)
+        p = _doubted(p / np.maximum(p.sum(axis=2, keepdims=True), 1e-9), clipped[:, self.floor_index])
         return [[dict(zip(TILE_CLASSES, values), empty=empty) for values, empty in zip(board, free)]
                 for board, free in zip((p * occ[..., None]).tolist(), (1 - occ).tolist())]
 
-    def _pattern(self, occupancy: np.ndarray, colour_probs: np.ndarray) -> list[list[list[dict[str, float]]]]:
+    def _pattern(self, occupancy: np.ndarray, colour_probs: np.ndarray, shown: np.ndarray,
+                 clipped: np.ndarray) -> list[list[list[dict[str, float]]]]:
         """Per board (occupancy (B, N), colours (B, N, 6)), per pattern line, per slot (rightmost first): {colour or
-        "empty": p}; all five lines at once."""
+        "empty": p}; all five lines at once. The slots vote by their `occupancy`, and report `shown` (B, N); their
+        colours are doubted over a print `clipped` (B, N) at setup (_doubted)."""
         occ = occupancy[:, self.pattern_slots]
         probs = colour_probs[:, self.pattern_slots, :N_COLOURS] + 1e-6
         probs /= probs.sum(axis=2, keepdims=True)
@@ -285,10 +305,24 @@ class BoardReader:
         # Keep a slot's own reading when it clearly disagrees with the line: that is an illegal placement the
         # tracker must see, not noise to vote away.
         own = (probs.max(axis=2) > 0.995) & (probs.argmax(axis=2) != line_vote.argmax(axis=2))
-        mixed = np.where(own[..., None], probs, line_vote) * occ[..., None]
+        reported = shown[:, self.pattern_slots]
+        # A slot over a clipped print is doubted, and with it every slot its line's vote speaks for.
+        clipped = clipped[:, self.pattern_slots]
+        in_line = self.slot_line[:, None] == np.arange(5)
+        doubt = ((clipped * occ) @ in_line)[:, self.slot_line] > 0.5
+        mixed = _doubted(np.where(own[..., None], probs, line_vote), clipped | (doubt & ~own))
+        mixed *= reported[..., None]
         boards = [[dict(zip(COLOURS, values), empty=1.0 - p_occ) for values, p_occ in zip(board, board_occ)]
-                  for board, board_occ in zip(mixed.tolist(), occ.tolist())]
+                  for board, board_occ in zip(mixed.tolist(), reported.tolist())]
         return [[slots[r * (r + 1) // 2:(r + 1) * (r + 2) // 2] for r in range(5)] for slots in boards]
+
+
+def _doubted(probs: np.ndarray, clipped: np.ndarray) -> np.ndarray:
+    """Colour probabilities (..., K) no surer than CLIPPED_COLOUR_TRUST where the print under the space clipped at
+    setup (`clipped` (...)): mixed with even odds, their order kept (decisions do not change)."""
+    k = probs.shape[-1]
+    mix = np.where(clipped, (1.0 - CLIPPED_COLOUR_TRUST) * k / (k - 1), 0.0)[..., None]
+    return probs * (1.0 - mix) + mix / k
 
 
 def _one_marker(probs: np.ndarray, occupancy: np.ndarray, floors: np.ndarray) -> np.ndarray:
@@ -323,6 +357,18 @@ def _no_marker_in_lines(occupancy: np.ndarray, colour_probs: np.ndarray, lines: 
     marker = np.clip(colour_probs[:, MARKER_INDEX], 1e-6, 1.0 - 1e-6)
     tile = occupancy * np.minimum((1.0 - marker) / marker, 1.0)
     return np.where(lines, tile / (tile + 1.0 - occupancy), occupancy)
+
+
+def _washed_out(now: np.ndarray) -> np.ndarray:
+    """(N,) bool: a space's middle (`now` (N, 3), 8-bit as the sensor gave it) at least WASHED in every channel.
+    Where its print clipped at setup too, a white or yellow tile, gleaming, clips as the print did, and the change
+    that tells a tile is lost; a darker tile (black or blue under the spot) still shows."""
+    return now.min(axis=1) >= WASHED
+
+
+def _no_surer(occupancy: np.ndarray, washed: np.ndarray) -> np.ndarray:
+    """Occupancy no surer than WASHED_TRUST either way at the `washed` spaces (_washed_out)."""
+    return np.where(washed, np.clip(occupancy, 1.0 - WASHED_TRUST, WASHED_TRUST), occupancy)
 
 
 def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> np.ndarray:
@@ -469,10 +515,13 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         occupancy = _no_marker_in_lines(occupancy, colour_probs, stack.lines)
         b = len(boards)
         occupancy = occupancy.reshape(b, -1)  # board after board: each its own row
-        read = boards[0]._readings(occupancy, colour_probs.reshape(b, -1, colour_probs.shape[1]),
+        filled = _in_fill_order(occupancy, boards[0].fill_order)
+        clipped = stack.ref_mid.min(axis=1) >= CLIPPED  # the print clipped at setup, every channel
+        washed = (clipped & _washed_out(look.setup_lit / look.space_gains)).reshape(b, -1)
+        read = boards[0]._readings(_no_surer(occupancy, washed), colour_probs.reshape(b, -1, colour_probs.shape[1]),
                                    centre_lab.reshape(b, -1, 3), look.ground_change, look.gains,
                                    [tracks[i] for i in referenced], [outsides[i] for i in referenced],
-                                   _in_fill_order(occupancy, boards[0].fill_order))
+                                   filled, washed, clipped.reshape(b, -1))
         for i, reading in zip(referenced, read):
             readings[i] = reading
     return readings
