@@ -88,16 +88,18 @@ class RingWatcher:
     def __init__(self, grid: np.ndarray, frame_size, reference: np.ndarray | None = None,
                  keep: np.ndarray | None = None, arcs: bool = False, run: int = 1,
                  order: np.ndarray | None = None) -> None:
-        """`arcs`: the grid's rows are concentric circles, each point in turn round them (circle_ring); a changed
-        arc crossing all of them flags the region too (ARC_DELTA_E). A point counts as changed only in a run of
-        `run` along its circle, the points taken in turn round the region in `order` (indices; None: as laid)."""
+        """The grid's rows are concentric circles, each point in turn round them (circle_ring), or one ring.
+        `arcs`: a changed arc crossing all of them flags the region too (ARC_DELTA_E; `arc` measures it anyway). A
+        point counts as changed only in a run of `run` along its circle, the points taken in turn round the region
+        in `order` (indices; None: as laid)."""
         self.sampler = PatchSampler(grid, frame_size)
         self.points = grid.reshape(-1, 2)
         self.keep = keep  # (P*Q,) bool: ring points to use (e.g. not inside another region)
         self.stale: np.ndarray | None = None  # (P*Q,) bool: points whose reference no longer holds (forget)
         self.alternate_lab: np.ndarray | None = None  # another look of the ring that counts as unchanged
         self.reference_lab = None if reference is None else to_lab(reference).reshape(-1, 3)
-        self.circles = grid.shape[1] if arcs else 0
+        self.circles = grid.shape[1]
+        self.arcs = arcs
         self.run = run
         self.order = order
         self.watched = max(1, grid.shape[1] * grid.shape[2] if keep is None else int(np.count_nonzero(keep)))
@@ -129,7 +131,21 @@ class RingWatcher:
         glare = float(np.mean(flat.min(axis=1) >= GLARE_LEVEL))
         if self.reference_lab is None:
             return OcclusionCheck(0.0, glare, False)
-        lab = to_lab(ring, gain).reshape(-1, 3)
+        d = self._change(to_lab(ring, gain).reshape(-1, 3))
+        arc = _arc(d, self.circles) if self.arcs else 0.0
+        hit = d.reshape(self.circles, -1) > RING_DELTA_E
+        changed = float(np.count_nonzero(_in_runs(hit, self.run)) / self.watched)
+        outside = float(self.sampler.outside.mean())
+        return OcclusionCheck(changed, glare, changed > RING_FRACTION or outside > 0.05 or arc > 0, arc=arc)
+
+    def arc(self, frame: np.ndarray, gain: np.ndarray | None) -> float:
+        """The share of the ring's angles where a changed arc crosses its circles (_arc), flagging or not."""
+        if self.reference_lab is None:
+            return 0.0
+        return _arc(self._change(self.look(frame, gain)), self.circles)
+
+    def _change(self, lab: np.ndarray) -> np.ndarray:
+        """Each point's change from setup (delta E; the lesser from either look), 0 where not watched, in order."""
         d = np.sqrt(np.sum((lab - self.reference_lab) ** 2, axis=1))
         if self.alternate_lab is not None:
             d = np.minimum(d, np.sqrt(np.sum((lab - self.alternate_lab) ** 2, axis=1)))
@@ -137,13 +153,7 @@ class RingWatcher:
             d = np.where(self.keep, d, 0.0)
         if self.stale is not None:
             d = np.where(self.stale, 0.0, d)
-        if self.order is not None:
-            d = d[self.order]
-        arc = _arc(d, self.circles) if self.circles else 0.0
-        hit = d.reshape(max(1, self.circles), -1) > RING_DELTA_E
-        changed = float(np.count_nonzero(_in_runs(hit, self.run)) / self.watched)
-        outside = float(self.sampler.outside.mean())
-        return OcclusionCheck(changed, glare, changed > RING_FRACTION or outside > 0.05 or arc > 0, arc=arc)
+        return d if self.order is None else d[self.order]
 
 
 def _arc(d: np.ndarray, circles: int) -> float:
