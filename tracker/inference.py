@@ -485,7 +485,7 @@ class MoveTracker:
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
             recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady, now)
             if not recheck and not unsure:
-                recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), unsteady, now, places_held)
+                recheck = self._recheck_deal(evidence, scorer, best, unsteady, now, places_held)
             if not recheck and not unsure:
                 recheck = self._tiled_after(evidence, raw or evidence, hypotheses, committed_table, unsteady)
             if recheck:
@@ -1206,7 +1206,7 @@ class MoveTracker:
             return False
         return True
 
-    def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float,
+    def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, logged_best: Hypothesis,
                       unsteady: frozenset[Region], now: float, places_held: bool = False) -> list[str]:
         """Nothing explains the view, and a display the round's deal says still holds tiles is now empty: the deal
         may be wrong there (vision read one of its tiles as another colour in every reading, some of them sure; or
@@ -1214,9 +1214,11 @@ class MoveTracker:
         content one tile's colour away from the logged one, play the round's moves again, and if one of them (and
         the moves since) explains everything in view clearly better, replace the round (a logged correction), as
         an unsure reading of a move is replaced (_recheck). Only what the view contradicts is reopened: a display
-        not yet taken from is still read as dealt. `places_held`: the board places a correction waited on have now
-        read the same long enough (_held_long), news however still the view."""
+        not yet taken from is still read as dealt. `logged_best`: the best explanation from the logged deal.
+        `places_held`: the board places a correction waited on have now read the same long enough (_held_long), news
+        however still the view."""
         state, record = self.state, self.game.record
+        best_now = _score(logged_best, scorer)
         events = record.events_in_force()
         start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
         if start is None or state.phase != OFFER or len(events) - start > record.undoable:
@@ -1318,7 +1320,7 @@ class MoveTracker:
             or score - best_now < self.settings.margin
             or self._hidden(evidence, table_model(replayed), best, unsteady)
             or (display not in guessed  # a guess overrules no reading
-                and not self._held_long(table_model(replayed), best.table, now))
+                and not self._held_long(table_model(replayed), best.table, now, logged_best.table))
         ):
             return []
         held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])
@@ -1331,18 +1333,22 @@ class MoveTracker:
         return [f"corrected the deal: factory display {display + 1} held {held}",
                 *(best.describe(replayed).split("; ") if best.moves else [])]
 
-    def _held_long(self, before: TableModel, after: TableModel, now: float) -> bool:
-        """Whether every board place the change from `before` to `after` fills or empties has read the same for
-        COVER_STEADY_SECONDS. A corrected deal overrules every reading of the display dealt: the board that tells
-        must not be one frame's colour of a flicker (recorded tuning game 711: a white tile on pattern line 1 read
-        blue at 0.98 for 0.3 s, then white, then blue, for 6 s; display 9, read holding that white tile in 90 frames,
-        was corrected to a blue one and the move committed false)."""
+    def _held_long(self, before: TableModel, after: TableModel, now: float, logged: TableModel) -> bool:
+        """Whether every board place the change from `before` to `after` fills or empties, and `logged` (the best
+        explanation from the logged deal) shows otherwise, has read the same for COVER_STEADY_SECONDS. A corrected
+        deal overrules every reading of the display dealt: the board that tells must not be one frame's colour of a
+        flicker (recorded tuning game 711: a white tile on pattern line 1 read blue at 0.98 for 0.3 s, then white,
+        then blue, for 6 s; display 9, read holding that white tile in 90 frames, was corrected to a blue one and
+        the move committed false). A place both deals fill alike tells nothing between them (recorded tuning game
+        720, round 4: the red tile taken from display 5, misread, lay where either content put it; waiting for it
+        held the correction back until the next hand came)."""
         held_at = float("-inf")
         for kind, i in changed_regions(before, after):
             if kind != "board":
                 continue
             seen = self._watch[("board", i)].elements if ("board", i) in self._watch else {}
-            for key in _changed_places(before.boards[i], after.boards[i]):
+            told = set(_changed_places(logged.boards[i], after.boards[i]))
+            for key in (k for k in _changed_places(before.boards[i], after.boards[i]) if k in told):
                 held_at = max(held_at, seen[key][1] + COVER_STEADY_SECONDS if key in seen else float("inf"))
         if now >= held_at - REST_TOLERANCE:
             return True
