@@ -485,7 +485,8 @@ class MoveTracker:
         if _score(best, scorer) < max_loglik(evidence) - 1e-9:
             recheck, unsure = self._recheck(evidence, scorer, _score(best, scorer), unsteady, now)
             if not recheck and not unsure:
-                recheck = self._recheck_deal(evidence, scorer, best, unsteady, now, places_held)
+                recheck = self._recheck_deal(evidence, scorer, _score(best, scorer), best.table, unsteady, now,
+                                             places_held)
             if not recheck and not unsure:
                 recheck = self._tiled_after(evidence, raw or evidence, hypotheses, committed_table, unsteady)
             if recheck:
@@ -1206,7 +1207,7 @@ class MoveTracker:
             return False
         return True
 
-    def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, logged_best: Hypothesis,
+    def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float, logged_table: TableModel,
                       unsteady: frozenset[Region], now: float, places_held: bool = False) -> list[str]:
         """Nothing explains the view, and a display the round's deal says still holds tiles is now empty: the deal
         may be wrong there (vision read one of its tiles as another colour in every reading, some of them sure; or
@@ -1214,11 +1215,10 @@ class MoveTracker:
         content one tile's colour away from the logged one, play the round's moves again, and if one of them (and
         the moves since) explains everything in view clearly better, replace the round (a logged correction), as
         an unsure reading of a move is replaced (_recheck). Only what the view contradicts is reopened: a display
-        not yet taken from is still read as dealt. `logged_best`: the best explanation from the logged deal.
-        `places_held`: the board places a correction waited on have now read the same long enough (_held_long), news
-        however still the view."""
+        not yet taken from is still read as dealt. `best_now` scores the best explanation from the logged deal;
+        `logged_table` is its table. `places_held`: the board places a correction waited on have now read the same long
+        enough (_held_long), news however still the view."""
         state, record = self.state, self.game.record
-        best_now = _score(logged_best, scorer)
         events = record.events_in_force()
         start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
         if start is None or state.phase != OFFER or len(events) - start > record.undoable:
@@ -1320,7 +1320,7 @@ class MoveTracker:
             or score - best_now < self.settings.margin
             or self._hidden(evidence, table_model(replayed), best, unsteady)
             or (display not in guessed  # a guess overrules no reading
-                and not self._held_long(table_model(replayed), best.table, now, logged_best.table))
+                and not self._held_long(table_model(replayed), best.table, now, logged_table))
         ):
             return []
         held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])

@@ -197,7 +197,7 @@ def test_a_stalled_deal_is_searched_again_ever_more_rarely_not_on_every_place_co
             board["pattern_lines"][4] = ["white"] * 5
             board["floor"] = ["black"] if n % 2 else []
             evidence = table_evidence(observe(table), 0.0)
-            tracker._recheck_deal(evidence, Scorer(evidence), -math.inf, frozenset(), n / FPS)
+            tracker._recheck_deal(evidence, Scorer(evidence), -math.inf, table_model(game.state), frozenset(), n / FPS)
         return len(searches)
 
     searches = stalled(inference.MoveTracker(game))
