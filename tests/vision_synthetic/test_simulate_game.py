@@ -12,7 +12,7 @@ import pytest
 
 from calibration.profile import DEFAULT_LAYOUT, load
 from tracker.game import Game
-from vision.synthetic.animate import GameAnimation
+from vision.synthetic.animate import PEOPLE_PACE, GameAnimation
 from vision.synthetic.look import Look
 from vision.synthetic.output import write_simulation
 from vision.synthetic.source import RenderedTable, SyntheticTable
@@ -220,3 +220,15 @@ def test_pattern_line_tiles_in_the_truth_are_on_the_rendered_frame(game):
                         assert change < 25, (t["frame"], p, r, j)
                     checked += 1
     assert checked > 500
+
+
+def test_at_the_peoples_pace_the_final_table_is_looked_over_before_the_game_ends():
+    # Recorded tuning game 737 (3 players, colored): the camera stopped 0.3 s after the last tile of the last wall
+    # tiling was laid, with the end-of-game bonuses moving the score cubes; the tracker never saw the final table
+    # at rest and the final scores were never known. People read the winner off the board for a while.
+    shots = list(GameAnimation(2, SEED, pace=PEOPLE_PACE, look=small_look()).shots())
+    last = max(k for k, s in enumerate(shots) if s.event["type"] == "wall_tiling")
+    assert shots[last].event.get("stage") == "done"
+    after = shots[last + 1:]
+    assert all(s.event["type"] == "end" and not s.hands for s in after)
+    assert len(after) >= 1.5 * 10  # seconds at 10 fps

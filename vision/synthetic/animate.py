@@ -54,9 +54,10 @@ class Pace:
 
 # People at a real table: a hand over each move for ~0.6 s, then the table still ~1 s while the next player looks
 # it over; the new deal looked at for ~1 s; a misplacement left for ~0.8 s before it is fixed; one move in ten
-# bumps the board. (Pace() packs a 4-player game into ~40 s: quick to render, too quick to follow.)
-PEOPLE_PACE = Pace(reach=2, carry=2, place=2, still=10, misplaced_still=8, deal_still=10, misplace_probability=0.06,
-                   nudge_probability=0.1)
+# bumps the board; the final table looked over for ~2 s (the winner read off the score track). (Pace() packs a
+# 4-player game into ~40 s: quick to render, too quick to follow.)
+PEOPLE_PACE = Pace(reach=2, carry=2, place=2, still=10, misplaced_still=8, deal_still=10, end_frames=20,
+                   misplace_probability=0.06, nudge_probability=0.1)
 
 
 @dataclass
