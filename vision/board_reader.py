@@ -516,12 +516,11 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         b = len(boards)
         occupancy = occupancy.reshape(b, -1)  # board after board: each its own row
         filled = _in_fill_order(occupancy, boards[0].fill_order)
-        clipped = stack.ref_mid.min(axis=1) >= CLIPPED  # the print clipped at setup, every channel
-        washed = (clipped & _washed_out(look.setup_lit / look.space_gains)).reshape(b, -1)
+        washed = (stack.clipped_print & _washed_out(look.setup_lit / look.space_gains)).reshape(b, -1)
         read = boards[0]._readings(_no_surer(occupancy, washed), colour_probs.reshape(b, -1, colour_probs.shape[1]),
                                    centre_lab.reshape(b, -1, 3), look.ground_change, look.gains,
                                    [tracks[i] for i in referenced], [outsides[i] for i in referenced],
-                                   filled, washed, clipped.reshape(b, -1))
+                                   filled, washed, stack.clipped_print.reshape(b, -1))
         for i, reading in zip(referenced, read):
             readings[i] = reading
     return readings
@@ -674,6 +673,7 @@ class _Stack:
     print_gain: np.ndarray  # (B*N, 3) each space's gain from the setup light to the print's, no glare taken off
     ref_mid: np.ndarray  # (B*N, 3) each space's middle at setup, BGR
     spot: np.ndarray  # (B*N,) the lamp's spot at setup (BoardReader._spot)
+    clipped_print: np.ndarray  # (B*N,) bool: the print clipped at setup in every channel (CLIPPED)
     cream: np.ndarray  # (B*N,) bool: a pattern-line or floor space
     cream_rows: np.ndarray  # (C,) the rows of those
     lines: np.ndarray  # (B*N,) bool: a pattern-line space
@@ -716,6 +716,7 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r._print_gain(0.0) for r in readers]),
                   np.concatenate([r.ref_mid for r in readers]),
                   np.concatenate([r.spot for r in readers]),
+                  np.concatenate([r.ref_mid.min(axis=1) >= CLIPPED for r in readers]),
                   np.concatenate([np.isin(r.kind, (PATTERN, FLOOR)) for r in readers]),
                   np.concatenate([r.cream + k * n for k, r in enumerate(readers)]),
                   np.concatenate([r.kind == PATTERN for r in readers]),
