@@ -706,10 +706,10 @@ class MoveTracker:
             # dealt with a black tile guessed for a white one; white taken to a line read holding 2 whites (1 as
             # guessed) was committed in the one frame the centre read the guess's extra black.
             allowed = 0
+        misfit = sum(misfits[r] for r in off)
         # Asked even when the move does not fit: a view that contradicts the display's content is remembered.
-        misread = None if guessed is None else self._display_misread(
-            evidence, best, state, changed, sum(misfits[r] for r in off))
-        if sum(misfits[r] for r in off) > allowed:
+        misread = None if guessed is None else self._display_misread(evidence, best, state, changed, misfit)
+        if misfit > allowed:
             return (f"'{best.describe(state)}' fits best, but {_region_name(off[0])} does not look as it "
                     f"would after it")
         if misread:
