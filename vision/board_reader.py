@@ -35,6 +35,9 @@ GROUND_ALONE_DELTA_E = 20.0  # the same of one patch alone (seen obliquely, a ti
 SCORE_DARKENING = 22.0  # L* drop of a score space under the black cube
 SCORE_COVER_DELTA_E = 12.0  # median change of a score space, away from the cube, that means "something is over it"
 SCORE_COVER_SPACES = 3  # that many such spaces flag the board (clean tuning frames: at most 1)
+# As many spaces changed near one another by this much are a doubt: something over the track if an arm crosses the
+# board's margin beside them (vision.recognizer.TRACK_REACH); alone, light and a board nudged change them too.
+SCORE_DOUBT_DELTA_E = 10.0
 SCORE_ROW = 20  # scores 1-100 run 20 to a row (BoardLayout.score)
 N_COLOURS = len(COLOURS)
 GLARE_STEPS = np.arange(0.0, 130.0, 10.0, dtype=np.float32)  # additive glare tried per board, 8-bit units
@@ -99,6 +102,7 @@ class BoardReading:
     ground_change: np.ndarray  # (G,) median delta E of the ground patches
     centre_lab: np.ndarray  # (57, 3) median Lab of each space's middle (print-referenced when there is a reference)
     gain: np.ndarray | None  # (3,) BGR gains from this frame's light to the setup light, measured on the ground
+    track_doubt: tuple[int, ...] = ()  # score spaces changed near one another past SCORE_DOUBT_DELTA_E, if flagged by none
 
 
 class BoardReader:
@@ -273,7 +277,8 @@ class BoardReader:
                 confidence = min(confidence, 0.5)
             readings.append(BoardReading(occluded, out_of_view, confidence, occupancy[k], colour_probs[k], patterns[k],
                                          floors[k], walls[k], track.marker, track.confidence, ground_change[k],
-                                         centre_lab[k], None if gains is None else gains[k]))
+                                         centre_lab[k], None if gains is None else gains[k],
+                                         () if occluded else track.doubt))
         return readings
 
     # ---- pieces of the reading --------------------------------------------------------------------------
@@ -404,6 +409,7 @@ class ScoreTrack:
     covered: bool
     marker: int | None
     confidence: float
+    doubt: tuple[int, ...] = ()  # spaces changed near one another past SCORE_DOUBT_DELTA_E, too few or too little to flag
 
 
 def _score_tracks(readers: list[BoardReader], scores: list[np.ndarray], gains: np.ndarray) -> list[ScoreTrack]:
@@ -424,16 +430,19 @@ def _score_tracks(readers: list[BoardReader], scores: list[np.ndarray], gains: n
     best, second = np.take_along_axis(dark, order[:, -2:], axis=1).T[::-1]
     conf = _sigmoid((best - SCORE_DARKENING) / 4.0) * _sigmoid((best - second - 10.0) / 3.0)
     covered = np.zeros(boards, bool)
+    doubts: list[tuple[int, ...]] = [()] * boards
     known, reference = _score_references(tuple(readers))
     if len(known):
         delta = (lab if len(known) == boards else lab[:, known]) - reference
         change = _quantiles((delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]).reshape(
             len(known) * spaces, -1), (50,))[0].reshape(len(known), spaces)  # squared delta E
         cube = np.argmax(change[:, 1:], axis=1) + 1
-        away = (change > SCORE_COVER_DELTA_E ** 2) & ~_score_neighbours(cube[:, None], np.arange(spaces))
-        covered[known] = _track_covered(away)
-    return [ScoreTrack(bool(c), int(o[-1]) if b >= SCORE_DARKENING else None, float(f) if b >= SCORE_DARKENING else 0.0)
-            for c, o, b, f in zip(covered, order, best, conf)]
+        free = ~_score_neighbours(cube[:, None], np.arange(spaces))
+        covered[known] = _track_covered((change > SCORE_COVER_DELTA_E ** 2) & free)
+        for k, doubt in zip(known, _track_doubts((change > SCORE_DOUBT_DELTA_E ** 2) & free)):
+            doubts[k] = doubt
+    return [ScoreTrack(bool(c), int(o[-1]) if b >= SCORE_DARKENING else None, float(f) if b >= SCORE_DARKENING else 0.0,
+                       () if c else doubt) for c, o, b, f, doubt in zip(covered, order, best, conf, doubts)]
 
 
 @functools.lru_cache(maxsize=8)
@@ -453,8 +462,23 @@ def _track_covered(away: np.ndarray) -> np.ndarray:
     many = np.count_nonzero(away, axis=1) >= SCORE_COVER_SPACES
     if not many.any():
         return many  # most frames: too few changed spaces to look closer
-    paired = away & ((away.astype(np.float32) @ _near_spaces(away.shape[1])) > 0)
-    return np.count_nonzero(paired, axis=1) >= SCORE_COVER_SPACES
+    return np.count_nonzero(_paired(away), axis=1) >= SCORE_COVER_SPACES
+
+
+def _track_doubts(away: np.ndarray) -> list[tuple[int, ...]]:
+    """Per board, its spaces changed away from the cube (K, S) that lie near another, if SCORE_COVER_SPACES or more
+    (as _track_covered counts them), else ()."""
+    doubts: list[tuple[int, ...]] = [()] * len(away)
+    for k in np.flatnonzero(np.count_nonzero(away, axis=1) >= SCORE_COVER_SPACES):  # most frames: none
+        paired = np.flatnonzero(_paired(away[k:k + 1])[0])
+        if len(paired) >= SCORE_COVER_SPACES:
+            doubts[k] = tuple(paired.tolist())
+    return doubts
+
+
+def _paired(away: np.ndarray) -> np.ndarray:
+    """The changed spaces (K, S) with another changed one near (_near_spaces)."""
+    return away & ((away.astype(np.float32) @ _near_spaces(away.shape[1])) > 0)
 
 
 @functools.lru_cache(maxsize=2)

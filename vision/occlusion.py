@@ -140,9 +140,12 @@ class RingWatcher:
 
     def arc(self, frame: np.ndarray, gain: np.ndarray | None) -> float:
         """The share of the ring's angles where a changed arc crosses its circles (_arc), flagging or not."""
-        if self.reference_lab is None:
-            return 0.0
-        return _arc(self._change(self.look(frame, gain)), self.circles)
+        return float(np.mean(self.arc_angles(frame, gain)))
+
+    def arc_angles(self, frame: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
+        """Per angle (in order), whether a changed arc crosses the ring's circles there (_arcs), flagging or not."""
+        arcs = None if self.reference_lab is None else _arcs(self._change(self.look(frame, gain)), self.circles)
+        return np.zeros(self.points.shape[0] // self.circles, bool) if arcs is None else arcs
 
     def _change(self, lab: np.ndarray) -> np.ndarray:
         """Each point's change from setup (delta E; the lesser from either look), 0 where not watched, in order."""
@@ -157,15 +160,21 @@ class RingWatcher:
 
 
 def _arc(d: np.ndarray, circles: int) -> float:
-    """The share of angles where an arc crosses every circle: on each circle more than half of ARC_POINTS
+    """The share of angles where an arc crosses every circle (_arcs)."""
+    arcs = _arcs(d, circles)
+    return 0.0 if arcs is None else float(np.mean(arcs))
+
+
+def _arcs(d: np.ndarray, circles: int) -> np.ndarray | None:
+    """Per angle, whether an arc crosses every circle there: on each circle more than half of ARC_POINTS
     neighbours changed by ARC_DELTA_E, the circles' arcs within ARC_SPREAD points of the angle (a median filter
-    over ARC_DELTA_E, counted rather than sorted)."""
+    over ARC_DELTA_E, counted rather than sorted). None where no circle has an arc's worth of changed points."""
     hit = (d > ARC_DELTA_E).reshape(circles, -1)
     half = ARC_POINTS // 2
     if np.count_nonzero(hit, axis=1).min() <= half:
-        return 0.0  # most frames: no circle has an arc's worth of changed points at all
+        return None  # most frames: no arc anywhere
     arcs = _window_sum(hit, half) > half
-    return float(np.mean(np.all(_window_sum(arcs, ARC_SPREAD) > 0, axis=0)))
+    return np.all(_window_sum(arcs, ARC_SPREAD) > 0, axis=0)
 
 
 def _in_runs(hit: np.ndarray, k: int) -> np.ndarray:

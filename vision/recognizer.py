@@ -18,7 +18,7 @@ from calibration.geometry import BoardGeometry, Lens, Space
 from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, BoardSpaces, board_samplers, decode_image
 from calibration.sampling import PatchSampler
-from vision.board_reader import BoardReader, BoardReading, read_boards
+from vision.board_reader import SCORE_COVER_SPACES, BoardReader, BoardReading, read_boards
 from vision.counting import (
     FACTORY_GRID,
     UNEXPLAINED_FREE,
@@ -97,6 +97,13 @@ CENTRE_UNEXPLAINED = 0.08
 # than a guess, its confidence at most this, though not flagged (tuning seed 45: 2.8 % of the centre under
 # fingertips, 0.047 unexplained, read at 0.72).
 ARM_BY_THE_CENTRE_CONFIDENCE = 0.5
+# A palm the colour of a board's print over its score track changes a few spaces near one another by 10-14 delta E
+# (board_reader.SCORE_DOUBT_DELTA_E, under what flags the board alone) and its margin ring, where the arm crosses
+# it, by 6-16 along an arc (vision.occlusion.ARC_DELTA_E; tuning seed 23: board 2 read confident 1.0). Either alone
+# comes with nothing there (light drifting over the track, a board nudged a pixel along its frame line), both side by
+# side hardly: the board is covered when SCORE_COVER_SPACES of the doubt's spaces lie within TRACK_REACH (board
+# sides) of an arc of its ring, where the arm came in.
+TRACK_REACH = 0.15
 STILL_COVERED_FRAMES = 3  # frames a board read covered must lie still before its pose is searched for
 
 
@@ -184,6 +191,24 @@ def _display_ring_keep(points: np.ndarray, index: int, displays, centre,
     return keep
 
 
+def _beside_track(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatcher) -> np.ndarray:
+    """(score spaces, ring points in the ring's order) bool: which margin ring points lie within TRACK_REACH of
+    each score track space, on the board."""
+    uv = geometry.to_board(ring.points if ring.order is None else ring.points[ring.order])
+    track = np.array([(s.u, s.v) for s in spaces.score])
+    return np.sum((track[:, None, :] - uv[None, :, :]) ** 2, axis=2) < TRACK_REACH ** 2
+
+
+def _arm_over_track(board: _Board, frame: np.ndarray, reading: BoardReading, check: OcclusionCheck) -> OcclusionCheck:
+    """The board's ring check, occluded too where SCORE_COVER_SPACES of its score track's doubt (reading.track_doubt)
+    lie beside an arc of its ring (TRACK_REACH): where the arm came in."""
+    if not reading.track_doubt or check.occluded:
+        return check  # most frames and boards
+    arcs = board.ring.arc_angles(frame, reading.gain)
+    beside = board.beside_track[list(reading.track_doubt)][:, arcs].any(axis=1)
+    return replace(check, occluded=True) if np.count_nonzero(beside) >= SCORE_COVER_SPACES else check
+
+
 def board_ring_order(per_edge: int = BOARD_RING_EDGE) -> np.ndarray:
     """board_ring_grid's points in turn round the board: its bottom and left edges run the other way."""
     e = per_edge
@@ -198,6 +223,7 @@ class _Board:
     main: object
     score: object
     ring: RingWatcher
+    beside_track: np.ndarray  # (score spaces, ring points in order) bool: the ring within TRACK_REACH of the space
     moved: bool = False  # re-aimed since its margin ring was last recorded
     slack: PatchSampler | None = None  # the ring a little inside and outside, while moved (MOVED_RING_SLACK)
     before: np.ndarray | None = None  # the ring's reference before the move (ring_settled's), until confirmed
@@ -307,7 +333,7 @@ class TableRecognizer:
         ring_ref = decode_image(info["ring"]) if info.get("ring") else None
         ring = RingWatcher(board_ring_grid(geometry, spaces.score[0]), self.frame_size, ring_ref, run=BOARD_RING_RUN,
                            order=board_ring_order())
-        return _Board(geometry, spaces, reader, main, score, ring)
+        return _Board(geometry, spaces, reader, main, score, ring, _beside_track(geometry, spaces, ring))
 
     def use_empty_table(self, frame: np.ndarray,
                         setup: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -396,7 +422,7 @@ class TableRecognizer:
         for b, r in zip(self.boards, readings):
             if b.moved or b.trial:
                 self._settle(b, frame, r)
-        checks = [b.ring.check(frame, r.gain) for b, r in zip(self.boards, readings)]
+        checks = [_arm_over_track(b, frame, r, b.ring.check(frame, r.gain)) for b, r in zip(self.boards, readings)]
         gains = [r.gain for r in readings if r.gain is not None]
         visible = [r.gain for r in readings if r.gain is not None and not r.occluded]
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
