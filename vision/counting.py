@@ -708,14 +708,17 @@ class RegionCounter:
         white, theirs = own[:len(pairs)], own[len(pairs):]
         under = np.take(self.empty.colour.reshape(-1, 3), pick[:len(pairs)], axis=0)
         # Each neighbour's median colour: its own pixels sorted first (the others pushed to the end as infinite; a
-        # tile found fills its disc with its colour in part).
+        # tile found fills its disc with its colour in part). A neighbour with no pixel of its colour in its disc (a
+        # black tile seen by its shape, read as the print in shadow) has no colour to mix: no halo of it.
         ordered = np.sort(np.where(theirs[..., None], colour[len(pairs):], np.inf), axis=1)
+        coloured = theirs.any(axis=1)
         towards = np.take_along_axis(ordered, (theirs.sum(axis=1) // 2)[:, None, None], axis=1) - under
+        towards[~coloured] = 0.0
         off = colour[:len(pairs)] - under
         along, length = np.einsum("pmc,pmc->pm", towards, off), np.einsum("pmc,pmc->pm", towards, towards)
         miss = off - np.clip(along / np.maximum(length, 1e-6), 0.0, 1.0)[..., None] * towards
         mixed = (np.einsum("pmc,pmc->pm", miss, miss) < HALO[1] ** 2) & white
-        halo = np.count_nonzero(mixed, axis=1) >= HALO[2] * np.count_nonzero(white, axis=1)
+        halo = (np.count_nonzero(mixed, axis=1) >= HALO[2] * np.count_nonzero(white, axis=1)) & coloured
         halos = {id(t) for (t, _), h in zip(pairs, halo) if h}
         for t in found:
             if id(t) in halos:
