@@ -89,6 +89,16 @@ MARKER_CHANGED = 0.65
 # without; 1182-1185 for shares 0.75-0.85 (0.7: 1183, 0.9: 1182, 0.95: 1180), the same for votes 0-0.15 (0.2:
 # 1180). The square (a box filter) reads as the inscribed disc did (an 11x11 filter, three times the cost).
 UNSEEN_SHARE, UNSEEN_VOTES = 0.8, 0.1
+# ... and beside a tile found, what its explained disc (ERASE) takes of a black tile's square no longer counts
+# against it: over a pale print a black tile's top reads as the print in shadow (no colour) in part, and 0.9 tile
+# sides from a neighbour its square changed over 0.63-0.79 of itself, short of UNSEEN_SHARE. A place whose core
+# changed (UNSEEN_SHARE) and whose square changed over UNSEEN_SHARE of what the tiles found leave of it (but of no
+# less than UNSEEN_BESIDE[0] of the square) is a black tile where its disc reads black over UNSEEN_BESIDE[1] of it
+# (shadows between tiles, at the display's middle, read black less). Regions right, tuning seeds 0-31 / check seeds
+# 100-131, colored and gray walls, from 2445 / 2512: (0.7, 0.3) 2448 / 2513, (0.8, 0.3) 2448 / 2513, (0.9, 0.3)
+# 2448 / 2514, (0.95, 0.3) 2446 / 2512, (0.9, 0.2) 2448 / 2515, (0.9, 0.25) 2449 / 2515, (0.9, 0.35) 2447 / 2513;
+# without the black votes, any colour: 0.7 2420 / 2496.
+UNSEEN_BESIDE = (0.9, 0.25)
 # ... but a white tile is lighter than the print it hides: where a place seen so reads white but its disc is darker
 # than the empty display's (by more than UNSEEN_WHITE, L*, on average) what changed is a neighbour's shadow over the
 # pale print. White tiles seen by their shape, tuning seeds 0-31 and check seeds 100-131, colored and gray walls:
@@ -708,14 +718,17 @@ class RegionCounter:
         white, theirs = own[:len(pairs)], own[len(pairs):]
         under = np.take(self.empty.colour.reshape(-1, 3), pick[:len(pairs)], axis=0)
         # Each neighbour's median colour: its own pixels sorted first (the others pushed to the end as infinite; a
-        # tile found fills its disc with its colour in part).
+        # tile found fills its disc with its colour in part). A neighbour with no pixel of its colour in its disc (a
+        # black tile seen by its shape, read as the print in shadow) has no colour to mix: no halo of it.
         ordered = np.sort(np.where(theirs[..., None], colour[len(pairs):], np.inf), axis=1)
+        coloured = theirs.any(axis=1)
         towards = np.take_along_axis(ordered, (theirs.sum(axis=1) // 2)[:, None, None], axis=1) - under
+        towards[~coloured] = 0.0
         off = colour[:len(pairs)] - under
         along, length = np.einsum("pmc,pmc->pm", towards, off), np.einsum("pmc,pmc->pm", towards, towards)
         miss = off - np.clip(along / np.maximum(length, 1e-6), 0.0, 1.0)[..., None] * towards
         mixed = (np.einsum("pmc,pmc->pm", miss, miss) < HALO[1] ** 2) & white
-        halo = np.count_nonzero(mixed, axis=1) >= HALO[2] * np.count_nonzero(white, axis=1)
+        halo = (np.count_nonzero(mixed, axis=1) >= HALO[2] * np.count_nonzero(white, axis=1)) & coloured
         halos = {id(t) for (t, _), h in zip(pairs, halo) if h}
         for t in found:
             if id(t) in halos:
@@ -800,7 +813,8 @@ class RegionCounter:
         """Tiles seen by their shape alone (UNSEEN_SHARE), fullest first, up to each region's capacity: where a
         tile's core and the square round it changed since the empty table beyond every tile found, its colour
         the one most of its disc reads as, but not white where the disc is darker than the empty display's
-        (UNSEEN_WHITE). Their fill is FULL: even odds, as their colour is."""
+        (UNSEEN_WHITE); then black ones beside the tiles found (_unseen_black). Their fill is FULL: even odds, as
+        their colour is."""
         core, disc, erase = _core(self.tile_side), _stamp(0.5 * self.tile_side), _stamp(ERASE * self.tile_side)
         square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
         least = UNSEEN_SHARE * np.array([_core_pixels(self.tile_side), square ** 2], np.float32)
@@ -834,6 +848,45 @@ class RegionCounter:
                     continue  # a shadow over the pale print
                 tiles.append(Tile(int(r), colour, y, x, FULL))
                 room -= 1
+        return tiles + self._unseen_black(found + tiles, label, left)
+
+    def _unseen_black(self, found: list[Tile], label: np.ndarray, left: np.ndarray) -> list[Tile]:
+        """Black tiles seen by their shape beside the tiles found (UNSEEN_BESIDE), up to each region's capacity:
+        where a tile's core changed since the empty table (UNSEEN_SHARE of it) and the square round it over
+        UNSEEN_SHARE of what the tiles found leave of it, and its disc reads black over UNSEEN_BESIDE[1] of it.
+        `left` (N, G + gap, G): what changed beyond every tile found, regions stacked with a gap."""
+        core, disc, erase = _core(self.tile_side), _stamp(0.5 * self.tile_side), _stamp(ERASE * self.tile_side)
+        square = 2 * round(CORE * self.tile_side) + 1
+        least = UNSEEN_SHARE * _core_pixels(self.tile_side)
+        g = self.size
+
+        def box(image: np.ndarray) -> np.ndarray:
+            return cv2.boxFilter(image, -1, (square, square), normalize=False, borderType=cv2.BORDER_CONSTANT)
+
+        # A place's square must have changed over UNSEEN_SHARE of UNSEEN_BESIDE[0] of itself at least: one box
+        # filter over every region finds the few where the rest is worth weighing.
+        some = box(left.reshape(-1, g)).reshape(left.shape) >= UNSEEN_SHARE * UNSEEN_BESIDE[0] * square ** 2
+        tiles = []
+        for r in np.flatnonzero(some.any(axis=(1, 2))):
+            room = self.capacity - sum(t.region == r and t.colour < len(COLOURS) for t in found)
+            if room <= 0:
+                continue
+            mine, free = left[r, :g], self.inside[r].astype(np.float32)  # free: what no tile found explains
+            for t in found:
+                if t.region == r:
+                    _erase(free, t.y, t.x, erase)
+            votes_of = _disc_votes(label[r], disc)
+            while room > 0:
+                both = np.minimum(_filter(mine, core) / least,
+                                  box(mine) / (UNSEEN_SHARE * np.maximum(box(free), UNSEEN_BESIDE[0] * square ** 2)))
+                y, x = divmod(int(np.argmax(both)), g)
+                if both[y, x] < 1.0:
+                    break
+                _erase(mine, y, x, erase)
+                _erase(free, y, x, erase)
+                if votes_of(y, x)[BLACK] >= UNSEEN_BESIDE[1] * np.count_nonzero(disc):
+                    tiles.append(Tile(int(r), BLACK, y, x, FULL))
+                    room -= 1
         return tiles
 
     def _unexplained(self, changed: np.ndarray | None, found: list[Tile],

@@ -55,3 +55,20 @@ def test_rendered_black_tiles_blur_over_the_print_is_no_white_tile():
     *_, (rec, view, frame) = bench_frames(8, 2)
     seen = rec.recognize(frame.image)["factories"][1]
     assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][1].get(c, 0) for c in COLOURS}
+
+
+def test_a_neighbour_with_no_pixel_of_its_colour_makes_no_halo(recwarn):
+    # A black tile seen by its shape alone reads as the print in shadow: no pixel of its disc is black, so it has no
+    # colour to mix with the print, and the white tile beside it stays (without a warning from an empty median).
+    from vision.counting import Tile
+
+    counter = _display()
+    lab = counter.empty.colour.copy()
+    label = np.full((1, G, G), -1, np.int8)
+    white = _square(25, 20)
+    label[0][white] = WHITE
+    lab[0][white] = 0.5 * lab[0][white] + 0.5 * YELLOW_LAB  # would mix the print and a yellow tile
+    black = Tile(0, COLOURS.index("black"), 20, 14, 0.5)
+    found = [Tile(0, WHITE, 20, 25, 1.0), black]
+    assert counter._halos(found, label, lab) == found
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]

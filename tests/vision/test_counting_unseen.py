@@ -143,3 +143,30 @@ def test_rendered_black_tile_read_as_the_print_in_shadow_is_counted():
     seen = rec.recognize(frame.image)["factories"][5]
     assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][5].get(c, 0) for c in COLOURS}
     assert seen.get("black", 0) == 1
+
+
+def test_a_black_tile_touching_a_tile_found_is_counted_by_its_shape():
+    # Its top reads as the print in shadow here and there, black elsewhere (three tenths of its pixels), its far edge
+    # blurred into the print: the red tile's explained disc takes its near edge, and of its square what changed falls
+    # short of UNSEEN_SHARE; of what the red tile leaves of it, it does not.
+    label, changed = np.full((40, 40), -1, np.int8), np.zeros((40, 40), np.uint8)
+    _square(label, RED, 13, 20, 0.0)
+    _square(changed, 1, 13, 20, 0.0)
+    tile = np.zeros((40, 40), np.uint8)
+    _square(tile, 1, 22.5, 20, 0.0)  # 0.86 tile sides from the red one
+    changed[tile > 0] = 1
+    changed[:, 27:] = 0
+    rng = np.random.default_rng(3)
+    label[(tile > 0) & (rng.random((40, 40)) < 0.3)] = BLACK
+    assert _counts(label, changed.astype(bool)) == {"red": 1, "black": 1}
+
+
+def test_rendered_black_tiles_beside_others_are_counted_by_their_shape():
+    # Tuning seed 2 (gray walls, glare 0.61), frames 0 and 1, displays 3 and 6: a black tile over the pale print, its
+    # top read as the print in shadow, 0.9 tile sides from a tile found: its square changed over 0.8 of what that
+    # tile's disc leaves of it, not of the whole (black 1 too few in both).
+    from web_dashboard.vision_bench import bench_frames
+
+    for (rec, view, frame), display in zip(bench_frames(2, 2, variant="gray"), (3, 6)):
+        seen = rec.recognize(frame.image)["factories"][display]
+        assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][display].get(c, 0) for c in COLOURS}
