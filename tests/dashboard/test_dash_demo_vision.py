@@ -71,8 +71,8 @@ class TruthReader:
 def test_the_demo_game_is_what_the_recogniser_reads(tmp_path, monkeypatch):
     learned_from = {}
 
-    def fake_learn(profile, setup_frame, empty_frames):
-        learned_from.update(setup=setup_frame, empty=len(empty_frames))
+    def fake_learn(profile, setup_frames, empty_frames):
+        learned_from.update(setup=setup_frames, empty=len(empty_frames))
         return profile
 
     truths: dict[int, dict] = {}
@@ -100,7 +100,8 @@ def test_the_demo_game_is_what_the_recogniser_reads(tmp_path, monkeypatch):
         moves = lambda: [e for e in runtime.session.events() if e["type"] == "move"]  # noqa: E731
         assert wait_until(lambda: len(moves()) >= 3, timeout=40), runtime.camera.status
         # The setup was learned from frames the loop handled: the empty table, then the first deal.
-        assert learned_from["empty"] > 0 and learned_from["setup"].shape == (720, 1280, 3)
+        assert learned_from["empty"] > 0 and len(learned_from["setup"]) == capture.SETUP_FRAMES
+        assert all(f.shape == (720, 1280, 3) for f in learned_from["setup"])
         # Every observation the tracker got is one the recogniser made, in order.
         assert observed and observed == reader.observations[:len(observed)]
         # The committed moves are the ones played at the table, in its order, by its start player.
