@@ -29,6 +29,11 @@ from vision.localise import LEARNED_KEY, BoardLocaliser
 from vision.recognizer import TableRecognizer
 
 MAX_SAMPLES = 4000
+# A frame with less fine detail (variance of its grey Laplacian) than this share of the sharpest frame's of the same
+# still table was blurred by a bumped camera: left out of the average. The renderer's shake (3-9 px of motion blur
+# at 720p) leaves 0.09-0.42 of a still frame's detail, sensor noise 0.9-1.0; recorded tuning game 750 was learned
+# from a shaken setup frame (0.15), and every far board's empty wall then read 15-21 tiles.
+SHAKEN_DETAIL = 0.6
 
 
 class SetupError(ValueError):
@@ -126,14 +131,27 @@ def _board_appearances(profile: CalibrationProfile, frame: np.ndarray) -> list[d
 
 
 def average_frames(frames, what: str) -> np.ndarray:
-    """One frame, or the average of a list of same-sized frames of a still table."""
+    """One frame, or the average of a list of same-sized frames of a still table, shaken ones left out."""
     if not isinstance(frames, (list, tuple)):
         return frames
     if not frames:
         raise SetupError(f"no {what} frames")
     if len({f.shape for f in frames}) != 1:
         raise SetupError(f"the {what} frames differ in size")
-    return np.mean(np.stack(frames).astype(np.float32), axis=0).round().astype(np.uint8)
+    return np.mean(np.stack(unshaken(frames)).astype(np.float32), axis=0).round().astype(np.uint8)
+
+
+def unshaken(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """The frames of a still table not blurred by a bumped camera: with at least SHAKEN_DETAIL of the sharpest
+    one's fine detail."""
+    detail = [_detail(f) for f in frames]
+    return [f for f, d in zip(frames, detail) if d >= SHAKEN_DETAIL * max(detail)]
+
+
+def _detail(frame: np.ndarray) -> float:
+    """A frame's fine detail: the variance of its grey Laplacian (motion blur takes it away)."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var())
 
 
 def _table_colours(pixels: np.ndarray, model: ColourModel, k: int = 4) -> tuple[np.ndarray, np.ndarray | None]:

@@ -18,6 +18,9 @@ import numpy as np
 
 EMPTY, SETUP = "empty", "setup"
 MAX_EMPTY_FRAMES = 20  # averaged by learn_setup; two seconds of a still table is plenty
+# Frames of the dealt table captured from the press on, averaged by learn_setup, which leaves out any a bumped
+# camera blurred: one frame alone may be that one (recorded tuning game 750: its far boards' empty walls read full).
+SETUP_FRAMES = 4
 
 # frame, timestamp -> observation dict
 Recognize = Callable[[np.ndarray, float], dict]
@@ -31,6 +34,7 @@ class SetupCapture:
     _pressed: str | None = field(default=None, init=False)
     _empty: collections.deque = field(default_factory=lambda: collections.deque(maxlen=MAX_EMPTY_FRAMES),
                                       init=False)
+    _setup: list = field(default_factory=list, init=False)  # the dealt table's frames since SETUP was pressed
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
     def press(self, what: str) -> None:
@@ -48,26 +52,30 @@ class SetupCapture:
             if len(self._empty) == 1:
                 self.on_progress("setting up: empty table captured, waiting for the first deal")
             return None
-        if pressed != SETUP:
+        if pressed != SETUP and not self._setup:
+            return None
+        self._setup.append(frame.copy())
+        if len(self._setup) < SETUP_FRAMES:
             return None
         from vision.recognizer import TableRecognizer
 
+        setup, self._setup = self._setup, []
         try:
-            learned = learn(self.profile, frame, list(self._empty))
+            learned = learn(self.profile, setup, list(self._empty))
             recognizer = TableRecognizer(learned, (frame.shape[1], frame.shape[0]))
         except ValueError as err:  # SetupError and FrameError are ValueErrors: this table, this frame
             self.on_progress(f"setting up: the setup was not learned ({err}); waiting for the next game")
             return None
         self.on_ready(learned, recognizer.recognize)
-        # The setup frame is also the first deal on the table: the tracker reads it from this very frame.
+        # The last setup frame is also the first deal on the table: the tracker reads it from this very frame.
         return recognizer.recognize(frame, timestamp)
 
 
-def learn(profile, setup_frame: np.ndarray, empty_frames: list[np.ndarray]):
+def learn(profile, setup_frames: list[np.ndarray], empty_frames: list[np.ndarray]):
     """What vision learns at setup, with the empty table when it was captured."""
     from vision.setup import learn_setup
 
-    return learn_setup(profile, setup_frame, empty=empty_frames or None)
+    return learn_setup(profile, setup_frames, empty=empty_frames or None)
 
 
 def simulated_press(animation, frame) -> str | None:

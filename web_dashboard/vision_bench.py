@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-SETUP_FRAMES = 4  # frames of the still table averaged at setup
+from web_dashboard.capture import SETUP_FRAMES  # frames of the still table averaged at setup
+
 COLOURS = ("blue", "yellow", "red", "black", "white")
 
 
