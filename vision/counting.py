@@ -170,6 +170,16 @@ MARKER_DOUBT, MARKER_MISSED, MARKER_LOOKALIKE = 0.35, 0.2, 0.5
 # 36 degrees), 0.88 and 0.82. Start-of-round deals right, tuning seeds 0-15 colored / gray of 480, 451 / 447
 # without; 455 / 454 over 0.9, 457 / 455 over 0.8; mid-game the same over either.
 MARKER_SHAPE = (0.8, 0.7)
+# ... and beside a tile, whose reach takes part of it, the marker still shows as a piece: with the tiles found as
+# walls, what changed, holes filled, covers a place APART from every tile (MARKER_SHAPE[0]), where its top reads as
+# the table (the holes) over MARKER_BESIDE[0] of the inscribed disc and its dark "1" changed MARKER_BESIDE[1] of the
+# disc MARKER_BESIDE[2] sides round the middle. Gaps enclosed by tiles read as the table in the middle, and blurred
+# tiles' halos fill a gap with no table showing. Tried only where a core somewhere is a doubt of the marker's colour
+# (its lit bevel): a flood over every tile costs. Centres with no marker found by colour, places passing (recorded
+# tuning game 745, white table, 535 frames / tuning seeds 0-31 colored and gray, 128 centres): marker there, seen
+# 15 / 3 -> 172 / 5 of 187 / 9; not there, taken 5 / 0 -> 5 / 0. Scanned (745 and the seeds, true / false): (0.3,
+# 0.9) 176 / 5, 8 / 1; (0.35, 0.9) 173 / 5, 6 / 0; (0.4-0.45, 0.75-0.9) 169-172 / 5, 5 / 0; (0.5, 0.8) 166 / 5, 5 / 0.
+MARKER_BESIDE = (0.4, 0.8, 0.2)
 # On a display a white tile is less sure than its core's fill says: the pale print under it fills cores too. Its
 # certainty grows with its fill WHITE_SPREAD slowly (tuning seeds 0-31, white tiles found with cores 0.60-0.65 /
 # 0.65-0.7 / 0.7-0.8 / 0.8-0.9 full: 0.81 / 0.94 / 0.97 / 0.99 true, where 0.04 said 0.96 / 0.99 / 0.998 /
@@ -970,25 +980,48 @@ class RegionCounter:
 
     def _piece_shaped(self, r: int, tiles: list[Tile], changed: np.ndarray) -> bool:
         """Whether region `r` holds, beyond its `tiles` (their TILE_REACH discs), a place where what changed since
-        the empty table, holes filled, covers a piece's core square and disc (MARKER_SHAPE)."""
+        the empty table, holes filled, covers a piece's core square and disc (MARKER_SHAPE); or, the tiles walls of
+        the holes, a place APART from each where the marker's top and its "1" show (MARKER_BESIDE)."""
+        tiles = [t for t in tiles if t.colour < len(COLOURS)]
         left = changed[r] & self.inside[r]
+        beyond = left.copy()
         for t in tiles:
-            if t.colour < len(COLOURS):
-                _erase(left, t.y, t.x, _stamp(TILE_REACH * self.tile_side))
+            _erase(beyond, t.y, t.x, _stamp(TILE_REACH * self.tile_side))
         disc = _stamp(0.5 * self.tile_side)
+        least = MARKER_SHAPE[0] * np.count_nonzero(disc)
+        flood, _, places = self._shaped(beyond)
+        if any(np.count_nonzero(_under(flood, i, j, disc) != 2) >= least for i, j in places):
+            return True
+        if not tiles or not self.doubts[r, MARKER_INDEX]:
+            return False
+        flood, (y, x), places = self._shaped(left)
+        middle, top = _stamp(MARKER_BESIDE[2] * self.tile_side), MARKER_BESIDE[0] * np.count_nonzero(disc)
+        if np.count_nonzero(flood == 0) < top:
+            return False  # no hole as large as the marker's top: the usual centre
+        near = np.array([(t.y - y, t.x - x) for t in tiles])
+        apart = ((places[:, None, :] - near) ** 2).sum(axis=2).min(axis=1) >= (APART * self.tile_side) ** 2
+        for i, j in places[apart]:
+            under = _under(flood, i, j, disc)
+            if (np.count_nonzero(under != 2) >= least and np.count_nonzero(under == 0) >= top
+                    and np.count_nonzero(_under(flood, i, j, middle) == 1) >= MARKER_BESIDE[1] * np.count_nonzero(middle)):
+                return True
+        return False
+
+    def _shaped(self, left: np.ndarray) -> tuple[np.ndarray, tuple[int, int], np.ndarray]:
+        """What changed (G, G) over a padded box round it, flooded from outside (2; changed 1, holes 0), the box's
+        offset in the region, and the places (k, 2) in the box where what changed, holes filled, covers
+        MARKER_SHAPE[0] of the square round a core (none where too little changed for a piece's outline)."""
         square = 2 * round(CORE * self.tile_side) + 1
         if np.count_nonzero(left) < square:
-            return False  # not even a piece's outline
+            return np.zeros((0, 0), np.uint8), (0, 0), np.zeros((0, 2), int)  # not even a piece's outline
         # Holes: what no path of unchanged pixels joins to the border of the changed pixels' box (a flood from a
         # corner of a padded copy of that box).
         x, y, w, h = cv2.boundingRect(left.view(np.uint8))
         flood = np.pad(left[y:y + h, x:x + w].view(np.uint8), 1)
         cv2.floodFill(flood, None, (0, 0), 2)
-        shape = np.ascontiguousarray(flood != 2, np.float32)
-        box = cv2.boxFilter(shape, -1, (square, square), normalize=False, borderType=cv2.BORDER_CONSTANT)
-        least = MARKER_SHAPE[0] * np.array([square ** 2, np.count_nonzero(disc)])
-        return any(np.count_nonzero(_under(shape, int(i), int(j), disc)) >= least[1]
-                   for i, j in zip(*np.nonzero(box >= least[0])))
+        box = cv2.boxFilter(np.ascontiguousarray(flood != 2, np.float32), -1, (square, square), normalize=False,
+                            borderType=cv2.BORDER_CONSTANT)
+        return flood, (y - 1, x - 1), np.argwhere(box >= MARKER_SHAPE[0] * square ** 2)
 
     def _tile_sure(self, t: Tile, changed: np.ndarray | None) -> float:
         """Probability that a tile found is one, from how clearly its core is full (WHITE_SPREAD, FAINT_WHITE; in
