@@ -657,8 +657,8 @@ class MoveTracker:
         """Why a region `best` changes does not count yet, or None when every one does."""
         hidden = [r for r in changed_regions(committed, best.table)
                   if (_is_hidden(evidence, r) or _unsettled(evidence, r, committed, best.table))
-                  and not (best.legal and (self._read_lately(r, best.table, unsteady)
-                                           or self._held_as(r, best.table, evidence.timestamp)))]
+                  and not (self._read_lately(r, best.table, unsteady)
+                           or best.legal and self._held_as(r, best.table, evidence.timestamp))]
         return f"waiting for {_region_name(hidden[0])} to be in view and still" if hidden else None
 
     def _history(self, state: GameState, best: Hypothesis, scorer: Scorer

@@ -292,6 +292,26 @@ def test_an_illegal_placement_is_flagged_as_soon_as_the_table_has_rested():
     assert status.alert is not None and status.alert.rule == "line_other_colour", status
 
 
+def test_an_illegal_placement_is_flagged_though_vision_cannot_settle_on_the_centre_it_sends_leftovers_to():
+    # Recorded tuning game 718 (2 players, colored), round 4: yellow laid on a line whose wall row has yellow, the
+    # leftovers (a black and a white) sent to the centre, which vision read with 1 or 2 whites and 1 or 2 blacks
+    # frame after frame for the whole second the tiles lay there. The centre never rested, and the alert waited for
+    # it; a legal move is committed from a centre read as it leaves it within the last second, and so is an alert.
+    truth, game = _illegal_setup()
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    wrong = _mutated(truth, ILLEGAL["line_other_colour"])
+    table.frames(2, table=wrong, occluded={("board", 0), ("factory", 0), ("centre", 0)})
+    alerts = []
+    for n in range(8):
+        seen = copy.deepcopy(wrong)
+        if n % 2:
+            seen["center"]["black"] += 1  # a phantom black every other frame
+        alerts.append(table.frames(1, table=seen).alert)
+    assert any(a is not None and a.rule == "line_other_colour" for a in alerts[:6]), alerts
+    assert not [e for e in game.record.events_in_force() if e["type"] == "move"], "nothing is committed"
+
+
 def test_an_illegal_placement_read_only_under_a_cover_flag_is_flagged_once_it_is_in_view():
     # A region vision flags covered but reads the same for a while counts for moves; an alert names a person, so
     # what its action changed must be in view (recorded tuning game 611: a hand over the centre, read the same and
