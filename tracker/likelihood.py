@@ -231,9 +231,10 @@ def board_misfits(board: BoardModel, ev: BoardEvidence, before: BoardModel | Non
 
 def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidence,
                   before: tuple[tuple[int, ...], bool | None] | None = None, changed: bool = True) -> int:
-    """Tiles (and the first-player marker) by which predicted counts differ from the reading, in the colours vision
-    is sure enough of (UNSURE_COUNT: a count read at confidence 0.6 is no contradiction). With `before` (its counts
-    and marker), only the colours (and the marker) the change from it alters count (`changed`), or only the others."""
+    """Tiles (and the first-player marker) by which predicted counts differ from the reading, in the colours (and
+    the marker) vision is sure enough of (UNSURE_COUNT: a count read at confidence 0.6 is no contradiction; nor is a
+    marker read so, where a lone tile may be the piece it saw). With `before` (its counts and marker), only the colours
+    (and the marker) the change from it alters count (`changed`), or only the others."""
     if ev.occluded:
         return 0
     was_counts, was_marker = before if before is not None else (counts, marker)
@@ -241,7 +242,7 @@ def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidenc
     miss = sum(abs(a - b) for a, b, cost, was in zip(counts, ev.counts, costs, was_counts)
                if cost <= UNSURE_COUNT and (before is None or (was != a) == changed))
     if marker is not None and ev.first_player is not None and marker != ev.first_player and (
-            before is None or (was_marker != marker) == changed):
+            ev.log_miss <= UNSURE_COUNT) and (before is None or (was_marker != marker) == changed):
         miss += 1
     return miss
 
