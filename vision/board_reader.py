@@ -57,6 +57,9 @@ WASHED_TRUST = 0.8
 CLIPPED_COLOUR_TRUST = 0.77
 SPOT_MIN = 8.0  # a cream space this much brighter (8-bit) than the plane of its board's light is in the lamp's spot
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
+# A tile's colour is in doubt where a glare that fits its board's tiles within this many log-likelihood units of
+# the best reads it otherwise (_rival_glare): it is then no surer than CLIPPED_COLOUR_TRUST.
+GLARE_RIVAL_MARGIN = 10.0
 WALL_GLARE_COST = 0.1  # and a unit of a gray wall's glare away from its board's (_wall_glares; tuning seeds gray
 # 0-99, space errors 0 / 0.1 / 0.2: 122 / 114 / 116; before the gray walls' exemplar colours 0 / 0.1 / 0.3 / 1:
 # 127 / 120 / 121 / 126)
@@ -251,7 +254,8 @@ class BoardReader:
         and their score `tracks`; pattern lines and floors by `filled` (B, N), their occupancy in fill order
         (_in_fill_order), when given, reported no surer than WASHED_TRUST at the `unsure` (B, N) spaces
         (_washed_out; a line's colour vote still weighs them as read), and their colours no surer than
-        CLIPPED_COLOUR_TRUST where the print was `clipped` (B, N) at setup. The boards go through each step
+        CLIPPED_COLOUR_TRUST where `clipped` (B, N): the print clipped at setup, or the board's glare is in doubt
+        (_colours_doubted). The boards go through each step
         together: numpy's cost is mostly per call."""
         # A tile's side face and shadow lean over the ground patch beside it (the arrow column between a pattern
         # line and the wall): that patch is no witness of a hand.
@@ -328,6 +332,12 @@ def _doubted(probs: np.ndarray, clipped: np.ndarray) -> np.ndarray:
     k = probs.shape[-1]
     mix = np.where(clipped, (1.0 - CLIPPED_COLOUR_TRUST) * k / (k - 1), 0.0)[..., None]
     return probs * (1.0 - mix) + mix / k
+
+
+def _colours_doubted(stack: _Stack, glare_doubted: np.ndarray, boards: int) -> np.ndarray:
+    """(B, N) bool: where a tile's colour is doubted (_doubted): over a print clipped at setup, and where a rival
+    glare reads it otherwise (`glare_doubted` (B*N,), _rival_glare)."""
+    return (stack.clipped_print | glare_doubted).reshape(boards, -1)
 
 
 def _one_marker(probs: np.ndarray, occupancy: np.ndarray, floors: np.ndarray) -> np.ndarray:
@@ -515,7 +525,7 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         boards = tuple(readers[i] for i in referenced)
         occupancy = _logistic(look.context, _stack(boards).context_weights)
         stack = _stack(boards)
-        centre_lab, log_likelihood, glare = _print_lit(boards, stack, look, occupancy)
+        centre_lab, log_likelihood, glare, glare_doubted = _print_lit(boards, stack, look, occupancy)
         spot = stack.spot
         logits = log_likelihood * _colour_trust(log_likelihood, spot, look.clipped, glare)[:, None]
         colour_probs = _softmax(logits)
@@ -544,25 +554,26 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         read = boards[0]._readings(_no_surer(occupancy, washed), colour_probs.reshape(b, -1, colour_probs.shape[1]),
                                    centre_lab.reshape(b, -1, 3), look.ground_change, look.gains,
                                    [tracks[i] for i in referenced], [outsides[i] for i in referenced],
-                                   filled, washed, stack.clipped_print.reshape(b, -1))
+                                   filled, washed, _colours_doubted(stack, glare_doubted, b))
         for i, reading in zip(referenced, read):
             readings[i] = reading
     return readings
 
 
 def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
-               occupancy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               occupancy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(B*N, 3) Lab of each space's middle in the print's light: its BGR brought to the setup light less its
     board's glare (_glares), then each space to the light that makes its own empty print look as measured; most
     boards have no glare (look.plain). With it, (B*N, 6) the class log-likelihoods, a clipped channel counting
     only as a lower bound (_log_likelihood) on boards where a cream space's middle is clipped, and (B*N,) each
-    space's board's glare (8-bit, the tiles' share included)."""
+    space's board's glare (8-bit, the tiles' share included), and (B*N,) bool: the tiles whose colour a rival glare
+    reads otherwise (_glares)."""
     n = len(boards[0].spaces)
     centre_lab = look.plain.copy()
     lit = look.setup_lit * stack.print_gain
     glare = np.zeros(len(stack.spot))
     glared = []
-    glares = _glares(stack, look, occupancy, n)
+    glares, doubted = _glares(stack, look, occupancy, n)
     gains = [reader._print_gain(amount, bool(reader.spot.any())) for reader, (amount, *_) in zip(boards, glares)]
     walls = _wall_glares(look, np.flatnonzero(stack.gray_again & (occupancy > 0.5)), np.concatenate(gains), n,
                          glares)
@@ -595,7 +606,7 @@ def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,
     raised = np.flatnonzero(look.clipped.any(axis=1) & np.repeat(by_board, n))
     if len(raised):
         log_likelihood[raised] = _log_likelihood(lit[raised].astype(np.float32), look.clipped[raised])
-    return centre_lab, log_likelihood, glare
+    return centre_lab, log_likelihood, glare, doubted
 
 
 def _wall_glares(look: _Look, rows: np.ndarray, gains: np.ndarray, n: int,
@@ -623,17 +634,19 @@ def _wall_glares(look: _Look, rows: np.ndarray, gains: np.ndarray, n: int,
 
 
 def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray,
-            n: int) -> list[tuple[float, float, float, np.ndarray]]:
+            n: int) -> tuple[list[tuple[float, float, float, np.ndarray]], np.ndarray]:
     """Each board's lamp reflection as an additive grey (8-bit, setup light) besides its spot (see _spot), and
     the tiles' extra share of it (their gleam): the amounts that best explain its occupied cream spaces as tiles.
     It whitens print and tiles alike, so without it dividing by the print leaves tiles pale (blue reads white,
     black grey); glossy tiles gleam more than the print, the glossiest as much again. The boards' tiles are
     tried together, each board's fit summed over its own. Then, at a board's cream spaces, its glare at their
-    middle and its slope across them (_glare_slope)."""
+    middle and its slope across them (_glare_slope). And (B*N,) bool: the tiles whose colour a rival glare reads
+    otherwise (_rival_glare)."""
     tiles = stack.cream_rows[occupancy[stack.cream_rows] > 0.5]  # board after board
     ends = np.searchsorted(tiles, np.arange(len(stack.ref_ground) + 1) * n)
     best = [(0.0, GLEAMS[0])] * len(stack.ref_ground)
     best_fit = np.full(len(best), -np.inf)
+    doubted = np.zeros(len(stack.spot), bool)
     todo = np.flatnonzero(ends[1:] > ends[:-1])
     for gleam in GLEAMS:
         if not len(todo):
@@ -642,19 +655,32 @@ def _glares(stack: _Stack, look: _Look, occupancy: np.ndarray,
         steps = GLARE_STEPS[:, None, None] + stack.spot[rows, None]
         gain = stack.cream_target[rows] / (np.maximum(stack.ref_mid[rows] - steps, 5.0) + 1.0)
         lit = np.clip((look.setup_lit[rows] - steps * (1 + gleam)) * gain, 0.0, 255.0).astype(np.float32)
-        fits = np.maximum(_log_likelihood(lit, look.clipped[rows]).max(axis=-1), -30.0)  # (steps, tiles)
+        log_likelihood = _log_likelihood(lit, look.clipped[rows])
+        fits = np.maximum(log_likelihood.max(axis=-1), -30.0)  # (steps, tiles)
+        classes = log_likelihood.argmax(axis=-1)
         start = 0
         for k in todo:
             count = ends[k + 1] - ends[k]
             fit = fits[:, start:start + count].sum(axis=1)
-            start += count
             fit -= GLARE_COST * GLARE_STEPS
             i = int(np.argmax(fit))
             if fit[i] > best_fit[k]:
                 best_fit[k], best[k] = fit[i], (float(GLARE_STEPS[i]), gleam)
+                doubted[tiles[ends[k]:ends[k + 1]]] = _rival_glare(fit, classes[:, start:start + count], i)
+            start += count
         todo = np.array([k for k in todo if best[k][0] >= GLOSSY_GLARE], int)  # only a strong glare shows gloss
     return [(amount, gleam, *(_glare_slope(stack, look, tiles[ends[k]:ends[k + 1]], amount, gleam, best_fit[k])
-                              if amount > 0 else (amount, np.zeros(2, np.float32)))) for k, (amount, gleam) in enumerate(best)]
+                              if amount > 0 else (amount, np.zeros(2, np.float32)))) for k, (amount, gleam) in enumerate(best)], doubted
+
+
+def _rival_glare(fit: np.ndarray, classes: np.ndarray, best: int) -> np.ndarray:
+    """(tiles,) bool: the tiles of a board whose colour is in doubt: read otherwise (`classes` (steps, tiles)) at a
+    rival glare, one that fits them (`fit` (steps,)) within GLARE_RIVAL_MARGIN of the best (index `best`). A white
+    tile seen bluish (a bright set on a warm board under a warm lamp) reads white with no glare and blue with
+    some: recorded tuning game 738, board 2's white tiles flipped white <-> blue frame by frame, each time at 1.0,
+    as its glare fit flipped between 0 and 40 within a few log-likelihood units."""
+    rivals = fit[best] - fit < GLARE_RIVAL_MARGIN
+    return ((classes != classes[best]) & rivals[:, None]).any(axis=0)
 
 
 def _glare_slope(stack: _Stack, look: _Look, rows: np.ndarray, amount: float, gleam: float,

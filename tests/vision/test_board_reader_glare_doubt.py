@@ -1,0 +1,34 @@
+"""A tile's colour is in doubt where a glare that explains its board's tiles almost as well as the best reads it as
+another colour; it is then not reported sure."""
+
+import numpy as np
+
+from vision.board_reader import GLARE_RIVAL_MARGIN, GLARE_STEPS, _rival_glare
+
+WHITE, BLUE = 4, 0  # TILE_CLASSES indices
+
+
+def _fits(rival_at: float, behind: float) -> np.ndarray:
+    """A fit over GLARE_STEPS best at no glare, with a second peak `behind` it at `rival_at`."""
+    fit = -20.0 - 0.5 * GLARE_STEPS
+    fit[0] = 0.0
+    fit[int(np.flatnonzero(GLARE_STEPS == rival_at)[0])] = -behind
+    return fit
+
+
+def _classes(change_at: float) -> np.ndarray:
+    """Two white tiles read white up to `change_at` glare and blue from there on, and a blue one blue at every glare
+    (steps, tiles)."""
+    whites = np.where(GLARE_STEPS[:, None] < change_at, WHITE, BLUE).repeat(2, axis=1)
+    return np.column_stack([whites, np.full(len(GLARE_STEPS), BLUE)])
+
+
+def test_the_tiles_a_rival_glare_reads_as_another_colour_almost_as_well_are_in_doubt():
+    assert _rival_glare(_fits(40.0, 3.0), _classes(30.0), 0).tolist() == [True, True, False]
+    assert _rival_glare(_fits(40.0, GLARE_RIVAL_MARGIN - 0.5), _classes(30.0), 0).tolist() == [True, True, False]
+    assert _rival_glare(_fits(20.0, 1.0), _classes(20.0), 0).tolist() == [True, True, False]  # a near one too
+
+
+def test_no_doubt_where_the_rival_is_clearly_worse_or_reads_the_same_colours():
+    assert not _rival_glare(_fits(40.0, GLARE_RIVAL_MARGIN + 0.5), _classes(30.0), 0).any()  # clearly worse
+    assert not _rival_glare(_fits(40.0, 1.0), _classes(200.0), 0).any()  # every glare reads the same colours
