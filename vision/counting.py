@@ -803,7 +803,7 @@ class RegionCounter:
         spared = () if self.allow_marker else (WHITE, MARKER_INDEX)
         if all(t.colour in spared for t in found):
             return found
-        square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
+        square = _core_square(self.tile_side)
         g, gap = self.size, square // 2  # regions stacked with a gap, so no square straddles two
         strip = np.zeros((self.regions, g + gap, g), np.float32)
         strip[:, :g] = changed
@@ -826,7 +826,7 @@ class RegionCounter:
         (UNSEEN_WHITE); then black ones beside the tiles found (_unseen_black). Their fill is FULL: even odds, as
         their colour is."""
         core, disc, erase = _core(self.tile_side), _stamp(0.5 * self.tile_side), _stamp(ERASE * self.tile_side)
-        square = 2 * round(CORE * self.tile_side) + 1  # round the core, inside the tile at any turn
+        square = _core_square(self.tile_side)
         least = UNSEEN_SHARE * np.array([_core_pixels(self.tile_side), square ** 2], np.float32)
 
         def full(image: np.ndarray) -> np.ndarray:  # how many times over each place is full enough, at worst
@@ -866,7 +866,7 @@ class RegionCounter:
         UNSEEN_SHARE of what the tiles found leave of it, and its disc reads black over UNSEEN_BESIDE[1] of it.
         `left` (N, G + gap, G): what changed beyond every tile found, regions stacked with a gap."""
         core, disc, erase = _core(self.tile_side), _stamp(0.5 * self.tile_side), _stamp(ERASE * self.tile_side)
-        square = 2 * round(CORE * self.tile_side) + 1
+        square = _core_square(self.tile_side)
         least = UNSEEN_SHARE * _core_pixels(self.tile_side)
         g = self.size
 
@@ -1011,7 +1011,7 @@ class RegionCounter:
         """What changed (G, G) over a padded box round it, flooded from outside (2; changed 1, holes 0), the box's
         offset in the region, and the places (k, 2) in the box where what changed, holes filled, covers
         MARKER_SHAPE[0] of the square round a core (none where too little changed for a piece's outline)."""
-        square = 2 * round(CORE * self.tile_side) + 1
+        square = _core_square(self.tile_side)
         if np.count_nonzero(left) < square:
             return np.zeros((0, 0), np.uint8), (0, 0), np.zeros((0, 2), int)  # not even a piece's outline
         # Holes: what no path of unchanged pixels joins to the border of the changed pixels' box (a flood from a
@@ -1032,7 +1032,7 @@ class RegionCounter:
             return _sure(t.fill)
         p = _sure(t.fill, WHITE_SPREAD)
         if changed is not None and t.face < FAINT_WHITE[0]:
-            k = round(CORE * self.tile_side)
+            k = _core_square(self.tile_side) // 2  # its half-side
             square = changed[t.region, max(0, t.y - k):t.y + k + 1, max(0, t.x - k):t.x + k + 1]
             if np.count_nonzero(square) < FAINT_WHITE[1] * (2 * k + 1) ** 2:
                 p = min(p, FAINT_WHITE[2])
@@ -1221,6 +1221,11 @@ def _core(side: float) -> np.ndarray:
 @lru_cache
 def _core_pixels(side: float) -> int:
     return int(_core(side).sum())
+
+
+def _core_square(side: float) -> int:
+    """The side in pixels of the square round a tile's core: inside the tile at any turn."""
+    return 2 * round(CORE * side) + 1
 
 
 @lru_cache
