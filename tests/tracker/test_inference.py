@@ -279,15 +279,22 @@ def test_illegal_placements_raise_an_alert_and_clear_when_fixed(rule):
     assert status.alert is None and game.state.to_dict() == before
 
 
-def test_an_illegal_placement_is_flagged_as_soon_as_the_table_has_rested():
-    # Bench pace (recorded real-vision games, tuning seeds 6 and 22): a misplaced tile lies on the board about 1 s
-    # before the player puts it right, and vision flags the board covered for the first 0.3-0.5 s of it. Waiting for
-    # the illegal explanation to persist 0.2 s after the rest left no frame for the alert.
+def _misplaced_under_a_hand(frames: int):
+    """Ana lays a colour on a line holding another (4 still frames first), seen under a hand over her board, the
+    display and the centre for `frames` frames. -> (game, table, the misplaced table)"""
     truth, game = _illegal_setup()
     table = Table(MoveTracker(game), truth)
     table.frames(4)
     wrong = _mutated(truth, ILLEGAL["line_other_colour"])
-    table.frames(3, table=wrong, occluded={("board", 0), ("factory", 0), ("centre", 0)})
+    table.frames(frames, table=wrong, occluded={("board", 0), ("factory", 0), ("centre", 0)})
+    return game, table, wrong
+
+
+def test_an_illegal_placement_is_flagged_as_soon_as_the_table_has_rested():
+    # Bench pace (recorded real-vision games, tuning seeds 6 and 22): a misplaced tile lies on the board about 1 s
+    # before the player puts it right, and vision flags the board covered for the first 0.3-0.5 s of it. Waiting for
+    # the illegal explanation to persist 0.2 s after the rest left no frame for the alert.
+    _, table, wrong = _misplaced_under_a_hand(3)
     status = table.frames(4, table=wrong)  # at rest from the first clear frame: 0.3 s
     assert status.alert is not None and status.alert.rule == "line_other_colour", status
 
@@ -297,11 +304,7 @@ def test_an_illegal_placement_is_flagged_though_vision_cannot_settle_on_the_cent
     # leftovers (a black and a white) sent to the centre, which vision read with 1 or 2 whites and 1 or 2 blacks
     # frame after frame for the whole second the tiles lay there. The centre never rested, and the alert waited for
     # it; a legal move is committed from a centre read as it leaves it within the last second, and so is an alert.
-    truth, game = _illegal_setup()
-    table = Table(MoveTracker(game), truth)
-    table.frames(4)
-    wrong = _mutated(truth, ILLEGAL["line_other_colour"])
-    table.frames(2, table=wrong, occluded={("board", 0), ("factory", 0), ("centre", 0)})
+    game, table, wrong = _misplaced_under_a_hand(2)
     alerts = []
     for n in range(8):
         seen = copy.deepcopy(wrong)
