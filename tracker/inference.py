@@ -391,7 +391,11 @@ class MoveTracker:
             reading = _likeliest(dists[j])
             seen = watch.elements.get(key)
             if seen is None or seen[0] != reading:
-                watch.elements[key] = seen = (reading, now)
+                # Read so in every frame since, flagged covered or not (_seen_through), it has rested since: vision
+                # flags a board covered where no hand is for frames at a time (recorded tuning game 718: a misplaced
+                # tile, the board in view in two single frames of the second it lay there, read the same in all).
+                held = watch.held.get(key)
+                watch.elements[key] = seen = held if held is not None and held[0] == reading else (reading, now)
             tile = reading != slot_index(EMPTY)
             since = watch.occupied.get(key)
             if since is None or since[0] != tile:
@@ -692,12 +696,13 @@ class MoveTracker:
         changed = changed_regions(committed, best.table)
         elsewhere = {r: n for r, n in misfits.items() if r not in changed}
         if not best.legal:
-            # An alert names a person and a rule: what its action changed must look exactly as after it. A misread
-            # of what it left alone in those regions (the marker missed in a centre it sent tiles to) is a misread
-            # like any other.
-            misfits = {**region_misfits(best.table, evidence, committed, changed=True), **elsewhere}
-            elsewhere.update((r, n) for r, n in region_misfits(best.table, evidence, committed, changed=False).items()
-                             if r in changed)
+            # An alert names a person and a rule: what its action changed must look exactly as after it, the lines
+            # it fills in full (recorded tuning game 738: board 3's floor line read with 3 to 7 tiles where none lay
+            # for 8 s, and "Player 3 took white out of turn", 2 tiles on it, fitted best). A misread of what it left
+            # alone in those regions (the marker missed in a centre it sent tiles to) is a misread like any other.
+            misfits = {**region_misfits(best.table, evidence, committed, changed=True, whole_lines=True), **elsewhere}
+            elsewhere.update((r, n) for r, n in region_misfits(best.table, evidence, committed, changed=False,
+                                                               whole_lines=True).items() if r in changed)
         off = sorted(r for r in changed if misfits.get(r, 0))
         allowed = self.settings.changed_misfits if best.legal else 0
         if any(state.factories[j] and any(m.source == j for m in best.moves) for j in guessed or ()):

@@ -189,16 +189,20 @@ def _misread(dist: tuple[float, ...], item: int) -> bool:
 
 
 def board_misfits(board: BoardModel, ev: BoardEvidence, before: BoardModel | None = None,
-                  changed: bool = True) -> int:
+                  changed: bool = True, whole_lines: bool = False) -> int:
     """How many pattern-line slots (a line's colour counting once), floor spaces and wall spaces of a predicted
     board are not what vision reads likeliest there (0 for an occluded board; a place without evidence either way
     never counts). With `before`, only the places the change from it to `board` fills, empties or recolours count
-    (`changed`), or only the others."""
+    (`changed`), or only the others; with `whole_lines` too, every place of a pattern line or the floor line the
+    change alters counts as changed."""
     if ev.occluded:
         return 0
+    lines_changed = set() if before is None or not whole_lines else {
+        r for r, slots in enumerate(board.lines) if slots != before.lines[r]} | (
+        {"floor"} if board.floor != before.floor else set())
 
-    def counted(was: int, now: int) -> bool:
-        return before is None or (was != now) == changed
+    def counted(was: int, now: int, line: int | str) -> bool:
+        return before is None or (was != now or line in lines_changed) == changed
 
     misses = 0
     # A pattern line holds one colour, and vision reads it so (its occupied slots vote on the line's colour): a tile
@@ -209,7 +213,7 @@ def board_misfits(board: BoardModel, ev: BoardEvidence, before: BoardModel | Non
     for r, slots in enumerate(board.lines):
         dists = ev.pattern[r]
         for j, item in enumerate(slots):
-            if _misread(dists[j], item) and counted(before.lines[r][j] if before else item, item):
+            if _misread(dists[j], item) and counted(before.lines[r][j] if before else item, item, r):
                 seen = _argmax(dists[j])
                 if item == EMPTY or seen == slot_index(EMPTY):
                     misses += 1
@@ -220,11 +224,11 @@ def board_misfits(board: BoardModel, ev: BoardEvidence, before: BoardModel | Non
     was_floor = before.floor if before else floor
     for k in range(FLOOR_SPACES):
         item = floor[k] if k < len(floor) else EMPTY
-        misses += _misread(ev.floor[k], item) and counted(was_floor[k] if k < len(was_floor) else EMPTY, item)
+        misses += _misread(ev.floor[k], item) and counted(was_floor[k] if k < len(was_floor) else EMPTY, item, "floor")
     for r, row in enumerate(board.wall):
         for c, cell in enumerate(row):
             empty, occupied = ev.wall[r][c]
-            if empty != occupied and counted(before.wall[r][c] if before else cell, cell):
+            if empty != occupied and counted(before.wall[r][c] if before else cell, cell, "wall"):
                 misses += (occupied > empty) != (cell != EMPTY)
     return misses
 
@@ -248,13 +252,15 @@ def count_misfits(counts: tuple[int, ...], marker: bool | None, ev: CountEvidenc
 
 
 def region_misfits(table: TableModel, evidence: TableEvidence, before: TableModel | None = None,
-                   changed: bool = True) -> dict[tuple[str, int], int]:
+                   changed: bool = True, whole_lines: bool = False) -> dict[tuple[str, int], int]:
     """Per region in view, how many of its elements the predicted table does not read as vision does; with
-    `before`, only the elements the change from it alters (`changed`), or only the others."""
+    `before`, only the elements the change from it alters (`changed`; with `whole_lines`, every place of a board's
+    line it alters), or only the others."""
     out: dict[tuple[str, int], int] = {}
     for i, b in enumerate(table.boards):
         if not evidence.boards[i].occluded:
-            out[("board", i)] = board_misfits(b, evidence.boards[i], before and before.boards[i], changed)
+            out[("board", i)] = board_misfits(b, evidence.boards[i], before and before.boards[i], changed,
+                                              whole_lines)
     for j, f in enumerate(table.factories):
         if not evidence.factories[j].occluded:
             out[("factory", j)] = count_misfits(f, None, evidence.factories[j],

@@ -315,6 +315,44 @@ def test_an_illegal_placement_is_flagged_though_vision_cannot_settle_on_the_cent
     assert not [e for e in game.record.events_in_force() if e["type"] == "move"], "nothing is committed"
 
 
+def test_an_illegal_placement_on_a_board_flagged_covered_but_for_single_frames_is_flagged():
+    # Recorded tuning game 718 (2 players, colored), round 2: yellow laid on pattern line 5, which held red; no hand
+    # was over board 1, but vision flagged it covered in all but single frames of the second the tiles lay there,
+    # reading them the same in every frame. A place rested only over frames in view: in each of those single frames
+    # the tiles had just come into view, and the alert never came.
+    truth, game = _illegal_setup()
+    tracker = MoveTracker(game)
+    table = Table(tracker, truth)
+    table.frames(4)
+    before = truth.to_table()["boards"][0]
+    wrong = _mutated(truth, ILLEGAL["line_other_colour"])
+    for _ in range(2):  # the hand over the board: what is read under it is the board as it was
+        obs = observe(wrong, occluded={("board", 0), ("factory", 0), ("centre", 0)})
+        obs["boards"][0] = {**before, "occluded": True}
+        table.t += 1 / FPS
+        tracker.observe(obs, table.t)
+    alerts = [table.frames(1, table=wrong, occluded=set() if n in (3, 5) else {("board", 0)}).alert
+              for n in range(8)]
+    assert alerts[3] is not None and alerts[3].rule == "line_other_colour", alerts
+    assert not [e for e in game.record.events_in_force() if e["type"] == "move"], "nothing is committed"
+
+
+def test_no_alert_while_the_floor_line_it_fills_reads_more_tiles_than_it_puts_there():
+    # Recorded tuning game 738 (4 players, colored): board 3's floor line read with 3 to 7 tiles where none lay, for
+    # 8 s, while Player 2 took white to a pattern line; "Player 3 took white out of turn", two white tiles on that
+    # floor line, fitted every place it filled, and the extra tiles counted as misreads elsewhere. Here Ana takes the
+    # 4 white tiles of display 3 to pattern line 4 under a hand, and vision reads Ben's floor line with 6 tiles.
+    truth, game = _illegal_setup()
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    truth.play(move(2, WHITE, 3))
+    view = truth.to_table()
+    view["boards"][1]["floor"] = ["white"] * 4 + ["blue"] * 2
+    alerts = [table.frames(1, table=view, occluded={("board", 0)}).alert for _ in range(10)]
+    assert alerts == [None] * 10, alerts
+    assert not [e for e in game.record.events_in_force() if e["type"] == "move"], "nothing is committed"
+
+
 def test_an_illegal_placement_read_only_under_a_cover_flag_is_flagged_once_it_is_in_view():
     # A region vision flags covered but reads the same for a while counts for moves; an alert names a person, so
     # what its action changed must be in view (recorded tuning game 611: a hand over the centre, read the same and
@@ -901,21 +939,25 @@ def test_a_board_coming_to_rest_is_searched_at_once_even_just_after_an_undecided
     tracker = MoveTracker(game)
     frame = 0
 
-    def view(occluded=()):
+    def view(occluded=(), hand_over=None):
         # A camera's noise: the displays' confidence differs a little on every frame, so every view is new.
         nonlocal frame
         frame += 1
         obs = observe(truth.to_table(), occluded)
         for display in obs["factories"]:
             display["confidence"] = 0.95 + 0.001 * (frame % 7)
+        if hand_over is not None:  # what is read under the hand is the board as it was
+            obs["boards"][hand_over[0]] = {**hand_over[1], "occluded": True}
         return tracker.observe(obs, frame / FPS)
 
     for _ in range(4):
         view()
+    player = truth.current_player
+    before = truth.to_table()["boards"][player]
     m = next(m for m in truth.legal_moves() if m.source != CENTRE)
     truth.play(m)
     for _ in range(board_hidden_frames):
-        view({("board", 1 - truth.current_player)})
+        view({("board", player)}, hand_over=(player, before))
     statuses = [view() for _ in range(4)]  # the first frame at rest and three more: 0.3 s
     assert [bool(s.committed) for s in statuses] == [False, False, False, True] and game.state == truth
 
