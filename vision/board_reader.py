@@ -58,8 +58,12 @@ CLIPPED_COLOUR_TRUST = 0.77
 SPOT_MIN = 8.0  # a cream space this much brighter (8-bit) than the plane of its board's light is in the lamp's spot
 GLARE_COST = 0.05  # log-likelihood a unit of glare must buy (no glare unless the tiles ask for it)
 # A tile's colour is in doubt where a glare that fits its board's tiles within this many log-likelihood units of
-# the best reads it otherwise (_rival_glare): it is then no surer than CLIPPED_COLOUR_TRUST.
+# the best reads it otherwise (_rival_glare): it is then no surer than CLIPPED_COLOUR_TRUST. The margin grows by
+# GLARE_RIVAL_PER_TILE for each tile the rival reads otherwise: a gleaming tile fits the wrong class better by
+# about as much every time (recorded tuning game 749: black tiles under the lamp, read as white with no glare,
+# fitted white 2-4 units better each than black at their true glare).
 GLARE_RIVAL_MARGIN = 10.0
+GLARE_RIVAL_PER_TILE = 2.0
 WALL_GLARE_COST = 0.1  # and a unit of a gray wall's glare away from its board's (_wall_glares; tuning seeds gray
 # 0-99, space errors 0 / 0.1 / 0.2: 122 / 114 / 116; before the gray walls' exemplar colours 0 / 0.1 / 0.3 / 1:
 # 127 / 120 / 121 / 126)
@@ -678,9 +682,12 @@ def _rival_glare(fit: np.ndarray, classes: np.ndarray, best: int) -> np.ndarray:
     rival glare, one that fits them (`fit` (steps,)) within GLARE_RIVAL_MARGIN of the best (index `best`). A white
     tile seen bluish (a bright set on a warm board under a warm lamp) reads white with no glare and blue with
     some: recorded tuning game 738, board 2's white tiles flipped white <-> blue frame by frame, each time at 1.0,
-    as its glare fit flipped between 0 and 40 within a few log-likelihood units."""
-    rivals = fit[best] - fit < GLARE_RIVAL_MARGIN
-    return ((classes != classes[best]) & rivals[:, None]).any(axis=0)
+    as its glare fit flipped between 0 and 40 within a few log-likelihood units. The margin grows with the tiles the
+    rival reads otherwise (GLARE_RIVAL_PER_TILE): those tiles' own fits are what is in question, and the class
+    model's error on them is the same tile after tile, so more of them make the best glare no surer."""
+    otherwise = classes != classes[best]
+    rivals = fit[best] - fit < GLARE_RIVAL_MARGIN + GLARE_RIVAL_PER_TILE * otherwise.sum(axis=1)
+    return (otherwise & rivals[:, None]).any(axis=0)
 
 
 def _glare_slope(stack: _Stack, look: _Look, rows: np.ndarray, amount: float, gleam: float,
