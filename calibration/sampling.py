@@ -42,10 +42,11 @@ class PatchSampler:
         w, h = frame_size
         inside = (flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] <= h - 1)
         self.outside = 1.0 - inside.reshape(n, p * q).mean(axis=1)
-        # The points in rows of ROW (the last row padded with points off the frame, dropped after the remap).
+        # The points in rows of at most ROW, as even as can be (the last row padded with points off the frame,
+        # dropped after the remap): OpenCV remaps a padded point as it does any other.
         self._points = len(flat)
         rows = -(-len(flat) // ROW)
-        width = ROW if rows > 1 else len(flat)
+        width = -(-len(flat) // rows)
         laid = np.full((rows * width, 2), -2.0, np.float32)
         laid[: len(flat)] = flat
         laid = laid.reshape(rows, width, 2)

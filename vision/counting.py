@@ -534,24 +534,24 @@ class RegionCounter:
         pixels = np.bincount((np.arange(self.regions)[:, None, None] * (classes + 1) + label + 1).ravel(),
                              minlength=self.regions * (classes + 1)).reshape(self.regions, classes + 1)[:, 1:]
         # Fewer pixels of a colour than a doubt's cannot fill a core to one anywhere: such regions are left out.
-        enough = pixels >= _doubt_pixels(self.tile_side)
-        for c in np.flatnonzero(enough.any(axis=0)):
-            # First pass over those regions at once; only regions with a core anywhere near full are then taken
-            # apart tile by tile.
-            regions = np.flatnonzero(enough[:, c])
-            hit = label[regions] == c
-            strip = np.zeros((len(regions), g + gap, g), np.float32)
-            strip[:, :g] = hit
-            filled = _filter(strip.reshape(-1, g), core).reshape(strip.shape)[:, :g]
-            peak = filled.max(axis=(1, 2)) / core_pixels
-            # Where no core is even a sure doubt the fullest is only a doubt (a tile half hidden, a big stain): no
-            # need to take the region apart.
-            doubt = (peak >= FULL - DOUBT) & (peak < FULL)
-            self.doubts[regions[doubt], c] = peak[doubt]
-            for i in np.flatnonzero(peak >= SURE_DOUBT):
-                x, y, w, h = cv2.boundingRect(hit[i].view(np.uint8))
-                tiles += self._explain(strip[i, :g], filled[i], (y, x, y + h, x + w), int(regions[i]), int(c),
-                                       int(pixels[regions[i], c]))
+        colours, regions = np.nonzero((pixels >= _doubt_pixels(self.tile_side)).T)  # colour by colour
+        if not len(regions):
+            return []
+        # First pass over every such region and colour at once (one filter: its cost is mostly per call); only
+        # regions with a core anywhere near full are then taken apart tile by tile.
+        hit = label[regions] == colours[:, None, None]
+        strip = np.zeros((len(regions), g + gap, g), np.float32)
+        strip[:, :g] = hit
+        filled = _filter(strip.reshape(-1, g), core).reshape(strip.shape)[:, :g]
+        peak = filled.max(axis=(1, 2)) / core_pixels
+        # Where no core is even a sure doubt the fullest is only a doubt (a tile half hidden, a big stain): no need
+        # to take the region apart.
+        doubt = (peak >= FULL - DOUBT) & (peak < FULL)
+        self.doubts[regions[doubt], colours[doubt]] = peak[doubt]
+        for i in np.flatnonzero(peak >= SURE_DOUBT):
+            x, y, w, h = cv2.boundingRect(hit[i].view(np.uint8))
+            r, c = int(regions[i]), int(colours[i])
+            tiles += self._explain(strip[i, :g], filled[i], (y, x, y + h, x + w), r, c, int(pixels[r, c]))
         return self._one_tile_per_place(tiles, label)
 
     def _one_tile_per_place(self, tiles: list[Tile], label: np.ndarray) -> list[Tile]:
