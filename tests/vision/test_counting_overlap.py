@@ -9,7 +9,7 @@ from vision.counting import RegionCounter, Tile, circle_grid
 
 SIDE = 11.0
 G = 40
-WHITE, RED, YELLOW = COLOURS.index("white"), COLOURS.index("red"), COLOURS.index("yellow")
+WHITE, RED, YELLOW, BLACK = (COLOURS.index(c) for c in ("white", "red", "yellow", "black"))
 
 
 def _display() -> RegionCounter:
@@ -95,3 +95,14 @@ def test_rendered_a_yellow_halo_seen_by_its_shape_is_no_third_tile():
     seen = rec.recognize(frame.image)["factories"][5]
     assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][5].get(c, 0) for c in COLOURS}
     assert view["factories"][5].get("yellow", 0) == 2
+
+
+def test_two_touching_black_tiles_in_the_centre_are_not_read_as_three():
+    # Their motifs read as no tile: a core between them is as full as on either, and each one's crescent is left.
+    grid, inside = circle_grid((300.0, 300.0), 300.0, 100)
+    counter = RegionCounter(grid, inside, (600, 600), SIDE, allow_marker=True, capacity=100)
+    label = np.full((1, 100, 100), -1, np.int8)
+    for x in (30, 41):
+        label[0, 45:56, x - 5:x + 6] = BLACK
+        cv2.circle(label[0], (x, 50), 3, -1, -1)
+    assert counter.count_labels(label, np.zeros(1))[0].counts == {"black": 2}
