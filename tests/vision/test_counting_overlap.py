@@ -9,7 +9,7 @@ from vision.counting import RegionCounter, Tile, circle_grid
 
 SIDE = 11.0
 G = 40
-WHITE, RED = COLOURS.index("white"), COLOURS.index("red")
+WHITE, RED, YELLOW, BLACK = (COLOURS.index(c) for c in ("white", "red", "yellow", "black"))
 
 
 def _display() -> RegionCounter:
@@ -70,3 +70,39 @@ def test_rendered_two_touching_white_tiles_are_not_read_as_three():
     seen = rec.recognize(frame.image)["factories"][7]
     assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][7].get(c, 0) for c in COLOURS}
     assert view["factories"][7].get("white", 0) == 3
+
+
+def test_a_tile_seen_by_its_shape_a_side_from_one_of_its_colour_that_explains_its_pixels_is_a_doubt():
+    # A yellow tile, and beside it a place seen by its shape alone (its halo voted yellow), 1.0 sides away.
+    label = _tiles((20, 14, 11, 11), colour=YELLOW)
+    label[0, 17:24, 20:22] = YELLOW  # the tile's blurred edge
+    found = [Tile(0, YELLOW, 20, 14, 1.0), Tile(0, YELLOW, 20, 25, 0.5)]
+    assert _display()._overlapping(found, label) == found[:1]
+
+
+def test_two_touching_yellow_tiles_a_side_apart_stay_two():
+    label = _tiles((20, 14, 11, 11), (20, 25, 11, 11), colour=YELLOW)
+    found = [Tile(0, YELLOW, 20, 14, 1.0), Tile(0, YELLOW, 20, 25, 1.0)]
+    assert len(_display()._overlapping(found, label)) == 2
+
+
+def test_rendered_a_yellow_halo_seen_by_its_shape_is_no_third_tile():
+    # Tuning seed 30 (colored walls), frame 1, display 5: two yellow tiles 1.1 sides apart read as three, a place
+    # between them seen by its shape alone (0.93 and 1.05 sides from them) voted yellow.
+    from web_dashboard.vision_bench import bench_frame
+
+    rec, view, frame = bench_frame(30, 1)
+    seen = rec.recognize(frame.image)["factories"][5]
+    assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][5].get(c, 0) for c in COLOURS}
+    assert view["factories"][5].get("yellow", 0) == 2
+
+
+def test_two_touching_black_tiles_in_the_centre_are_not_read_as_three():
+    # Their motifs read as no tile: a core between them is as full as on either, and each one's crescent is left.
+    grid, inside = circle_grid((300.0, 300.0), 300.0, 100)
+    counter = RegionCounter(grid, inside, (600, 600), SIDE, allow_marker=True, capacity=100)
+    label = np.full((1, 100, 100), -1, np.int8)
+    for x in (30, 41):
+        label[0, 45:56, x - 5:x + 6] = BLACK
+        cv2.circle(label[0], (x, 50), 3, -1, -1)
+    assert counter.count_labels(label, np.zeros(1))[0].counts == {"black": 2}

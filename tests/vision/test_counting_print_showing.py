@@ -68,3 +68,26 @@ def test_rendered_white_tile_between_others_at_a_rounds_start_is_a_tile():
     view = setup_view(4, rng)
     seen = rec.recognize(renderer.render(renderer.pieces(view)).image)["factories"][7]
     assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][7].get(c, 0) for c in COLOURS}
+
+
+def _faint(colour: int) -> tuple[np.ndarray, np.ndarray]:
+    """A faint tile of `colour` (as _faint_white) and what changed: its core's disc, most of the square round it."""
+    label = _faint_white()
+    label[label == WHITE] = colour
+    yy, xx = np.mgrid[:G, :G]
+    return label, ((yy - 20) ** 2 + (xx - 20) ** 2 <= 4.4 ** 2)[None]
+
+
+def test_a_faint_blue_tile_over_print_that_still_shows_is_a_doubt():
+    counter = _display()
+    label, changed = _faint(COLOURS.index("blue"))
+    (count,) = counter.count_labels(label, np.zeros(1), changed, counter.empty.lightness + 3.0)
+    assert count.counts == {}
+
+
+def test_a_faint_black_tile_over_print_that_still_shows_stays_a_tile():
+    # A black tile's top over the pale print reads as that print in shadow in part: it follows the print.
+    counter = _display()
+    label, changed = _faint(COLOURS.index("black"))
+    (count,) = counter.count_labels(label, np.zeros(1), changed, counter.empty.lightness + 3.0)
+    assert count.counts == {"black": 1}
