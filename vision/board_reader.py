@@ -38,6 +38,10 @@ SCORE_COVER_SPACES = 3  # that many such spaces flag the board (clean tuning fra
 # As many spaces changed near one another by this much are a doubt: something over the track if an arm crosses the
 # board's margin beside them (vision.recognizer.TRACK_REACH); alone, light and a board nudged change them too.
 SCORE_DOUBT_DELTA_E = 10.0
+# A doubt this wide is a palm over the track whatever the margin ring shows (tuning seed 413, 640x480: fingers over
+# board 3's track changed 12 spaces near one another by 10-12 delta E, the ring unchanged where the arm came in:
+# read confident 1.0). Recorded tuning games 702, 711 and 718: boards with no hand over them, 7 at most.
+SCORE_DOUBT_COVER_SPACES = 10
 SCORE_ROW = 20  # scores 1-100 run 20 to a row (BoardLayout.score)
 N_COLOURS = len(COLOURS)
 GLARE_STEPS = np.arange(0.0, 130.0, 10.0, dtype=np.float32)  # additive glare tried per board, 8-bit units
@@ -455,6 +459,7 @@ def _score_tracks(readers: list[BoardReader], scores: list[np.ndarray], gains: n
         covered[known] = _track_covered((change > SCORE_COVER_DELTA_E ** 2) & free)
         for k, doubt in zip(known, _track_doubts((change > SCORE_DOUBT_DELTA_E ** 2) & free)):
             doubts[k] = doubt
+            covered[k] |= _palm_over_track(doubt)
     return [ScoreTrack(bool(c), int(o[-1]) if b >= SCORE_DARKENING else None, float(f) if b >= SCORE_DARKENING else 0.0,
                        () if c else doubt) for c, o, b, f, doubt in zip(covered, order, best, conf, doubts)]
 
@@ -488,6 +493,11 @@ def _track_doubts(away: np.ndarray) -> list[tuple[int, ...]]:
         if len(paired) >= SCORE_COVER_SPACES:
             doubts[k] = tuple(paired.tolist())
     return doubts
+
+
+def _palm_over_track(doubt: tuple[int, ...]) -> bool:
+    """Whether a track's doubt is wide enough to be a hand alone (SCORE_DOUBT_COVER_SPACES)."""
+    return len(doubt) >= SCORE_DOUBT_COVER_SPACES
 
 
 def _paired(away: np.ndarray) -> np.ndarray:

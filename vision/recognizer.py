@@ -105,6 +105,13 @@ ARM_BY_THE_CENTRE_CONFIDENCE = 0.5
 # sides) of an arc of its ring, where the arm came in.
 TRACK_REACH = 0.15
 STILL_COVERED_FRAMES = 3  # frames a board read covered must lie still before its pose is searched for
+# The score marker stands on the track's "0" space at setup, so the margin ring recorded then holds its cube's side
+# face and shadow wherever they reach past the detour (ZERO_DETOUR_INSET). Recorded tuning game 711 (4p gray, 720p):
+# once board 1's marker left 0 at the first scoring, the ring points at the corner by space 0 read 30-62 delta E
+# from setup and the board read covered with no hand for about 15 s, until a nudge had its ring recorded again. The
+# ring points within CUBE_SHADOW (board units) of space 0 are recorded again, as a second look that counts as
+# unchanged, once the marker stands that far from them (_record_cube_corner).
+CUBE_SHADOW = 0.05
 
 
 class FrameError(ValueError):
@@ -199,6 +206,46 @@ def _beside_track(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatche
     return np.sum((track[:, None, :] - uv[None, :, :]) ** 2, axis=2) < TRACK_REACH ** 2
 
 
+def _near_space(uv: np.ndarray, space: Space, reach: float) -> np.ndarray:
+    """Which board points (N, 2) lie within `reach` of the space's square (board units, either axis)."""
+    return np.all(np.abs(uv - (space.u, space.v)) < space.side / 2 + reach, axis=1)
+
+
+def _cube_corner(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatcher) -> tuple[np.ndarray, np.ndarray]:
+    """The margin ring's points (as laid) within CUBE_SHADOW of the score track's "0" space, and per score space
+    whether the cube standing there is that far from all of them."""
+    uv = geometry.to_board(ring.points)
+    corner = _near_space(uv, spaces.score[0], CUBE_SHADOW)
+    track = np.array([(s.u, s.v) for s in spaces.score])
+    reach = np.array([s.side / 2 + CUBE_SHADOW for s in spaces.score])
+    near = np.all(np.abs(uv[corner][None] - track[:, None]) < reach[:, None, None], axis=2)  # (spaces, corner)
+    return corner, ~near.any(axis=1)
+
+
+def _record_cube_corner(board: _Board, frame: np.ndarray, reading: BoardReading,
+                        check: OcclusionCheck) -> OcclusionCheck:
+    """The board's ring check, the cube's corner recorded: its look once the marker stands CUBE_SHADOW clear of it
+    counts as unchanged too (the ring's alternate look), taken when the board reads uncovered but for the corner
+    two frames running, the corner alike in both (a hand passing over it is no record; one resting there is still
+    seen, as it differs from both looks)."""
+    if board.cube_corner is None or reading.occluded or not board.cube_clear[reading.score_marker or 0]:
+        board.corner_look = None
+        return check  # most frames and boards
+    ring, corner = board.ring, board.cube_corner
+    rest = check
+    if check.occluded:
+        ring.stale = corner
+        rest = ring.check(frame, reading.gain)  # the rest of the ring: is it only the corner that changed?
+        ring.stale = None
+    look = ring.look(frame, reading.gain)
+    before, board.corner_look = board.corner_look, None if rest.occluded else look[corner]
+    if before is None or board.corner_look is None or not _alike(board.corner_look, before):
+        return check
+    ring.alternate_lab = np.where(corner[:, None], look, ring.reference_lab)
+    board.cube_corner = board.corner_look = None
+    return _arm_over_track(board, frame, reading, ring.check(frame, reading.gain)) if check.occluded else check
+
+
 def _arm_over_track(board: _Board, frame: np.ndarray, reading: BoardReading, check: OcclusionCheck) -> OcclusionCheck:
     """The board's ring check, occluded too where SCORE_COVER_SPACES of its score track's doubt (reading.track_doubt)
     lie beside an arc of its ring (TRACK_REACH): where the arm came in."""
@@ -224,6 +271,9 @@ class _Board:
     score: object
     ring: RingWatcher
     beside_track: np.ndarray  # (score spaces, ring points in order) bool: the ring within TRACK_REACH of the space
+    cube_corner: np.ndarray | None  # ring points (as laid) the cube on "0" shaded at setup, until recorded again
+    cube_clear: np.ndarray  # (score spaces,) bool: the cube there is CUBE_SHADOW clear of cube_corner
+    corner_look: np.ndarray | None = None  # the corner's look in the previous frame, while it is recorded
     moved: bool = False  # re-aimed since its margin ring was last recorded
     slack: PatchSampler | None = None  # the ring a little inside and outside, while moved (MOVED_RING_SLACK)
     before: np.ndarray | None = None  # the ring's reference before the move (ring_settled's), until confirmed
@@ -333,7 +383,8 @@ class TableRecognizer:
         ring_ref = decode_image(info["ring"]) if info.get("ring") else None
         ring = RingWatcher(board_ring_grid(geometry, spaces.score[0]), self.frame_size, ring_ref, run=BOARD_RING_RUN,
                            order=board_ring_order())
-        return _Board(geometry, spaces, reader, main, score, ring, _beside_track(geometry, spaces, ring))
+        return _Board(geometry, spaces, reader, main, score, ring, _beside_track(geometry, spaces, ring),
+                      *_cube_corner(geometry, spaces, ring))
 
     def use_empty_table(self, frame: np.ndarray,
                         setup: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -423,6 +474,7 @@ class TableRecognizer:
             if b.moved or b.trial:
                 self._settle(b, frame, r)
         checks = [_arm_over_track(b, frame, r, b.ring.check(frame, r.gain)) for b, r in zip(self.boards, readings)]
+        checks = [_record_cube_corner(b, frame, r, c) for b, r, c in zip(self.boards, readings, checks)]
         gains = [r.gain for r in readings if r.gain is not None]
         visible = [r.gain for r in readings if r.gain is not None and not r.occluded]
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
