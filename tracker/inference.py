@@ -996,6 +996,8 @@ class MoveTracker:
             seen = expected
         if seen != expected or any(sum(c) > 4 for c in readings):
             return [], f"waiting for the factory displays to be refilled ({seen} of {expected} tiles seen)"
+        if unseen_tile is None and not self._dealable(readings):
+            readings, unseen_tile = self._mended(readings)
         try:
             self._dealt(_deal_of(readings), unseen_tile)
         except RecordError as err:
@@ -1203,6 +1205,39 @@ class MoveTracker:
         first, second = ranked
         colours = [next(c for c in range(5) if a[c] > b[c]) for a, b in ((first, second), (second, first))]
         return first, {"factory": j, "colors": [COLOUR_NAMES[c] for c in colours]}
+
+    def _mended(self, readings: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], dict | None]:
+        """The displays read hold one tile of a colour more than the bag and lid can give: one of them was misread
+        (recorded tuning game 759, round 4: 9 white tiles read, 8 left; display 9's blue tile read as white in
+        every frame, vision doubting its count of blue). Waiting would stall the game for good, so of the displays
+        holding that colour, the tile vision's own doubts make likeliest misread (the sum of the two colours'
+        misses, in the display's clearest reading) is dealt as the colour they make likeliest, a guess (`unseen`,
+        the other colours after it) that the move taking from it settles (_recheck_deal). The readings unchanged,
+        and no guess, if the deal is impossible otherwise or no one display is likeliest."""
+        state = self.state
+        pool = list(state.bag) if sum(state.bag) >= sum(map(sum, readings)) else [
+            b + n for b, n in zip(state.bag, state.lid)]
+        over = [c for c in range(5) if sum(r[c] for r in readings) > pool[c]]
+        if len(over) != 1 or sum(r[over[0]] for r in readings) != pool[over[0]] + 1:
+            return readings, None
+        colour = over[0]
+        options = []  # (log-likelihood of the misread, display, colour it was)
+        for j, reading in enumerate(readings):
+            if not reading[colour] or j not in self._deal_seen:
+                continue
+            costs = self._deal_seen[j].colour_costs
+            left = [p - sum(r[c] for k, r in enumerate(readings) if k != j) for c, p in enumerate(pool)]
+            options += [(costs[colour] + costs[c], j, c) for c in range(5) if c != colour and left[c] > reading[c]]
+        if not options:
+            return readings, None
+        options.sort(key=lambda o: (-o[0], o[1], o[2]))
+        j = options[0][1]
+        if any(k != j and likeliness >= options[0][0] for likeliness, k, _ in options):
+            return readings, None  # no one display singled out (every one read as surely)
+        instead = [c for _, k, c in options if k == j]
+        content = tuple(n - (c == colour) + (c == instead[0]) for c, n in enumerate(readings[j]))
+        mended = [content if k == j else r for k, r in enumerate(readings)]
+        return mended, {"factory": j, "colors": [COLOUR_NAMES[c] for c in instead]}
 
     def _dealable(self, displays: list[tuple[int, ...]]) -> bool:
         """Whether the bag and lid can give these displays (per display, counts per colour)."""

@@ -502,6 +502,53 @@ def test_an_impossible_deal_is_flagged():
     assert status.alert is None and game.state == truth
 
 
+def _a_tile_more_than_the_bag_holds(doubted: bool):
+    """The fifth round of a 2-player game deals the whole bag: a display's tile read as white is one white more
+    than there is. With `doubted`, vision doubts that display's count of white and of the tile's true colour."""
+    truth, game, rng = started(seed=3)
+    while truth.round < 4 or truth.phase != DEAL:
+        if truth.phase == DEAL:
+            game.deal(truth.deal_random(rng))
+        while truth.phase == OFFER:
+            legal = truth.legal_moves()
+            move = legal[rng.randrange(len(legal))]
+            game.play(move, truth.current_player)
+            truth.play(move)
+        truth.tile_walls()
+        game.tile_walls()
+    assert sum(truth.bag) == 4 * len(truth.factories)
+    truth.deal_random(rng)
+    seen = truth.to_table()
+    j, colour = next((j, c) for j, f in enumerate(seen["factories"]) for c in f if c != "white")
+    seen["factories"][j] = dict(seen["factories"][j])
+    seen["factories"][j][colour] -= 1
+    seen["factories"][j]["white"] = seen["factories"][j].get("white", 0) + 1
+    obs = observe(seen)
+    if doubted:
+        doubts = {name: 0.99 for name in COLOUR_NAMES} | {colour: 0.5, "white": 0.9}
+        obs["details"] = {"factories": [{"count_confidence": doubts if k == j else {n: 0.99 for n in COLOUR_NAMES}}
+                                        for k in range(len(seen["factories"]))]}
+    tracker = MoveTracker(game)
+    status = None
+    for k in range(6):
+        status = tracker.observe(copy.deepcopy(obs), (k + 1) / FPS)
+    return truth, game, status, j, colour
+
+
+def test_a_deal_the_bag_cannot_give_by_one_tile_is_dealt_with_the_tile_vision_doubts_as_a_guess():
+    # Recorded tuning game 759, round 4: one display's blue tile read as white in every frame made 9 white tiles
+    # where bag and lid held 8, and the game stalled on "this deal is impossible" for good.
+    truth, game, status, j, colour = _a_tile_more_than_the_bag_holds(doubted=True)
+    assert status.alert is None and game.state == truth
+    assert game.record.events_in_force()[-1]["unseen"] == {"factory": j, "colors": [colour]}
+
+
+def test_a_deal_the_bag_cannot_give_with_no_display_doubted_is_flagged():
+    truth, game, status, _, _ = _a_tile_more_than_the_bag_holds(doubted=False)
+    assert game.state.phase == DEAL
+    assert status.alert is not None and status.alert.rule == "deal" and "white" in status.alert.reason
+
+
 def test_noisy_slots_are_absorbed_not_committed():
     truth, game, rng = started(players=4, seed=12)
     tracker = MoveTracker(game)
