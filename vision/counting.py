@@ -836,8 +836,7 @@ class RegionCounter:
         g, gap = self.size, square // 2  # regions stacked with a gap, so no square straddles two
         strip = np.zeros((self.regions, g + gap, g), np.float32)
         strip[:, :g] = changed
-        share = cv2.boxFilter(strip.reshape(-1, g), -1, (square, square), normalize=False,
-                              borderType=cv2.BORDER_CONSTANT).reshape(strip.shape)
+        share = _box_sum(strip.reshape(-1, g), square).reshape(strip.shape)
         kept = []
         for t in found:
             least = {WHITE: CENTRE_WHITE_CHANGED, MARKER_INDEX: MARKER_CHANGED}.get(t.colour, TILE_CHANGED) * square ** 2
@@ -859,8 +858,7 @@ class RegionCounter:
         least = UNSEEN_SHARE * np.array([_core_pixels(self.tile_side), square ** 2], np.float32)
 
         def full(image: np.ndarray) -> np.ndarray:  # how many times over each place is full enough, at worst
-            box = cv2.boxFilter(image, -1, (square, square), normalize=False, borderType=cv2.BORDER_CONSTANT)
-            return np.minimum(_filter(image, core) / least[0], box / least[1])
+            return np.minimum(_filter(image, core) / least[0], _box_sum(image, square) / least[1])
 
         g, gap = self.size, disc.shape[0] // 2  # regions stacked with a gap, so no core straddles two
         left = np.zeros((self.regions, g + gap, g), np.float32)
@@ -899,12 +897,9 @@ class RegionCounter:
         least = UNSEEN_SHARE * _core_pixels(self.tile_side)
         g = self.size
 
-        def box(image: np.ndarray) -> np.ndarray:
-            return cv2.boxFilter(image, -1, (square, square), normalize=False, borderType=cv2.BORDER_CONSTANT)
-
         # A place's square must have changed over UNSEEN_SHARE of UNSEEN_BESIDE[0] of itself at least: one box
         # filter over every region finds the few where the rest is worth weighing.
-        some = box(left.reshape(-1, g)).reshape(left.shape) >= UNSEEN_SHARE * UNSEEN_BESIDE[0] * square ** 2
+        some = _box_sum(left.reshape(-1, g), square).reshape(left.shape) >= UNSEEN_SHARE * UNSEEN_BESIDE[0] * square ** 2
         tiles = []
         for r in np.flatnonzero(some.any(axis=(1, 2))):
             room = self.capacity - sum(t.region == r and t.colour < len(COLOURS) for t in found)
@@ -916,8 +911,8 @@ class RegionCounter:
                     _erase(free, t.y, t.x, erase)
             votes_of = _disc_votes(label[r], disc)
             while room > 0:
-                both = np.minimum(_filter(mine, core) / least,
-                                  box(mine) / (UNSEEN_SHARE * np.maximum(box(free), UNSEEN_BESIDE[0] * square ** 2)))
+                both = np.minimum(_filter(mine, core) / least, _box_sum(mine, square) / (
+                    UNSEEN_SHARE * np.maximum(_box_sum(free, square), UNSEEN_BESIDE[0] * square ** 2)))
                 y, x = divmod(int(np.argmax(both)), g)
                 if both[y, x] < 1.0:
                     break
@@ -1050,8 +1045,7 @@ class RegionCounter:
         x, y, w, h = cv2.boundingRect(left.view(np.uint8))
         flood = np.pad(left[y:y + h, x:x + w].view(np.uint8), 1)
         cv2.floodFill(flood, None, (0, 0), 2)
-        box = cv2.boxFilter(np.ascontiguousarray(flood != 2, np.float32), -1, (square, square), normalize=False,
-                            borderType=cv2.BORDER_CONSTANT)
+        box = _box_sum(np.ascontiguousarray(flood != 2, np.float32), square)
         return flood, (y - 1, x - 1), np.argwhere(box >= MARKER_SHAPE[0] * square ** 2)
 
     def _tile_sure(self, t: Tile, changed: np.ndarray | None) -> float:
@@ -1279,8 +1273,8 @@ def _surround(image: np.ndarray, side: float) -> np.ndarray:
     """Round every pixel, the fill of the square ring SURROUND round a tile there, in _core_and_whole's units
     times SURROUND_WEIGHT. Two box filters: cheap, and exact (whole counts)."""
     inner, outer, weight = _surround_ring(side)
-    ring = cv2.boxFilter(image, -1, (outer, outer), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    ring -= cv2.boxFilter(image, -1, (inner, inner), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    ring = _box_sum(image, outer)
+    ring -= _box_sum(image, inner)
     ring *= weight
     return ring
 
@@ -1425,6 +1419,12 @@ def _disc_votes(label: np.ndarray, disc: np.ndarray):
 def _filter(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     """The kernel's weighted sum round every pixel, zero beyond the image."""
     return cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+
+
+def _box_sum(image: np.ndarray, side: int) -> np.ndarray:
+    """The sum over the square of `side` pixels round every pixel, zero beyond the image (a box filter: exact for
+    whole counts, and cheaper than _filter with a square kernel)."""
+    return cv2.boxFilter(image, -1, (side, side), normalize=False, borderType=cv2.BORDER_CONSTANT)
 
 
 def _refilter(out: np.ndarray, image: np.ndarray, kernel: np.ndarray, y: int, x: int, reach: int,
