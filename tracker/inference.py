@@ -1149,11 +1149,7 @@ class MoveTracker:
         votes = self._deal_votes.get(j, Counter())
         if sum(votes.values()) < GUESS_VOTES:
             return None
-        bag, lid = self.state.bag, self.state.lid
-        # The bag gives the whole deal when it holds enough (recorded tuning game 710, round 5: the bag's last 6
-        # black tiles were on the other displays, and a seventh guessed from the lid made a deal the rules reject,
-        # for the rest of the game); the lid is poured in only once the bag is empty.
-        pool = list(bag) if sum(bag) >= 4 * len(deal) else [b + n for b, n in zip(bag, lid)]
+        pool = self._deal_pool()
         for k, counts in enumerate(deal):
             if k != j:
                 pool = [p - n for p, n in zip(pool, counts)]
@@ -1214,9 +1210,7 @@ class MoveTracker:
         misses, in the display's clearest reading) is dealt as the colour they make likeliest, a guess (`unseen`,
         the other colours after it) that the move taking from it settles (_recheck_deal). The readings unchanged,
         and no guess, if the deal is impossible otherwise or no one display is likeliest."""
-        state = self.state
-        pool = list(state.bag) if sum(state.bag) >= sum(map(sum, readings)) else [
-            b + n for b, n in zip(state.bag, state.lid)]
+        pool = self._deal_pool()
         over = [c for c in range(5) if sum(r[c] for r in readings) > pool[c]]
         if len(over) != 1 or sum(r[over[0]] for r in readings) != pool[over[0]] + 1:
             return readings, None
@@ -1238,6 +1232,14 @@ class MoveTracker:
         content = tuple(n - (c == colour) + (c == instead[0]) for c, n in enumerate(readings[j]))
         mended = [content if k == j else r for k, r in enumerate(readings)]
         return mended, {"factory": j, "colors": [COLOUR_NAMES[c] for c in instead]}
+
+    def _deal_pool(self) -> list[int]:
+        """The tiles per colour this round's deal is drawn from: the bag when it holds enough for every display
+        (recorded tuning game 710, round 5: the bag's last 6 black tiles were on the other displays, and a seventh
+        guessed from the lid made a deal the rules reject, for the rest of the game), else bag and lid (the lid is
+        poured in only once the bag is empty)."""
+        bag, lid = self.state.bag, self.state.lid
+        return list(bag) if sum(bag) >= 4 * len(self.state.factories) else [b + n for b, n in zip(bag, lid)]
 
     def _dealable(self, displays: list[tuple[int, ...]]) -> bool:
         """Whether the bag and lid can give these displays (per display, counts per colour)."""
