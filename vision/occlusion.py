@@ -125,13 +125,14 @@ class RingWatcher:
                 self.alternate_lab = np.where(self.stale[:, None], lab, self.alternate_lab)
         self.stale = None
 
-    def check(self, frame: np.ndarray, gain: np.ndarray | None) -> OcclusionCheck:
+    def check(self, frame: np.ndarray, gain: np.ndarray | None, ignore: np.ndarray | None = None) -> OcclusionCheck:
+        """Whether something covers the ring; `ignore` (P*Q,) bool: points left out this once, as forgotten ones."""
         ring = self.sampler.sample(frame)
         flat = ring.reshape(-1, 3)
         glare = float(np.mean(flat.min(axis=1) >= GLARE_LEVEL))
         if self.reference_lab is None:
             return OcclusionCheck(0.0, glare, False)
-        d = self._change(to_lab(ring, gain).reshape(-1, 3))
+        d = self._change(to_lab(ring, gain).reshape(-1, 3), ignore)
         arc = _arc(d, self.circles) if self.arcs else 0.0
         hit = d.reshape(self.circles, -1) > RING_DELTA_E
         changed = float(np.count_nonzero(_in_runs(hit, self.run)) / self.watched)
@@ -147,15 +148,17 @@ class RingWatcher:
         arcs = None if self.reference_lab is None else _arcs(self._change(self.look(frame, gain)), self.circles)
         return np.zeros(self.points.shape[0] // self.circles, bool) if arcs is None else arcs
 
-    def _change(self, lab: np.ndarray) -> np.ndarray:
-        """Each point's change from setup (delta E; the lesser from either look), 0 where not watched, in order."""
+    def _change(self, lab: np.ndarray, ignore: np.ndarray | None = None) -> np.ndarray:
+        """Each point's change from setup (delta E; the lesser from either look), 0 where not watched (or
+        `ignore`d), in order."""
         d = np.sqrt(np.sum((lab - self.reference_lab) ** 2, axis=1))
         if self.alternate_lab is not None:
             d = np.minimum(d, np.sqrt(np.sum((lab - self.alternate_lab) ** 2, axis=1)))
         if self.keep is not None:
             d = np.where(self.keep, d, 0.0)
-        if self.stale is not None:
-            d = np.where(self.stale, 0.0, d)
+        for left_out in (self.stale, ignore):
+            if left_out is not None:
+                d = np.where(left_out, 0.0, d)
         return d if self.order is None else d[self.order]
 
 

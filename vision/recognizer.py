@@ -206,20 +206,15 @@ def _beside_track(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatche
     return np.sum((track[:, None, :] - uv[None, :, :]) ** 2, axis=2) < TRACK_REACH ** 2
 
 
-def _near_space(uv: np.ndarray, space: Space, reach: float) -> np.ndarray:
-    """Which board points (N, 2) lie within `reach` of the space's square (board units, either axis)."""
-    return np.all(np.abs(uv - (space.u, space.v)) < space.side / 2 + reach, axis=1)
-
-
 def _cube_corner(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatcher) -> tuple[np.ndarray, np.ndarray]:
     """The margin ring's points (as laid) within CUBE_SHADOW of the score track's "0" space, and per score space
     whether the cube standing there is that far from all of them."""
     uv = geometry.to_board(ring.points)
-    corner = _near_space(uv, spaces.score[0], CUBE_SHADOW)
     track = np.array([(s.u, s.v) for s in spaces.score])
     reach = np.array([s.side / 2 + CUBE_SHADOW for s in spaces.score])
-    near = np.all(np.abs(uv[corner][None] - track[:, None]) < reach[:, None, None], axis=2)  # (spaces, corner)
-    return corner, ~near.any(axis=1)
+    near = np.all(np.abs(uv[None] - track[:, None]) < reach[:, None, None], axis=2)  # (spaces, points), either axis
+    corner = near[0]
+    return corner, ~near[:, corner].any(axis=1)
 
 
 def _record_cube_corner(board: _Board, frame: np.ndarray, reading: BoardReading,
@@ -232,11 +227,8 @@ def _record_cube_corner(board: _Board, frame: np.ndarray, reading: BoardReading,
         board.corner_look = None
         return check  # most frames and boards
     ring, corner = board.ring, board.cube_corner
-    rest = check
-    if check.occluded:
-        ring.stale = corner
-        rest = ring.check(frame, reading.gain)  # the rest of the ring: is it only the corner that changed?
-        ring.stale = None
+    # The rest of the ring: is it only the corner that changed?
+    rest = ring.check(frame, reading.gain, ignore=corner) if check.occluded else check
     look = ring.look(frame, reading.gain)
     before, board.corner_look = board.corner_look, None if rest.occluded else look[corner]
     if before is None or board.corner_look is None or not _alike(board.corner_look, before):
