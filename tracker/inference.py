@@ -121,6 +121,9 @@ class MoveTracker:
     # The refill as read so far: per display, its last reading seen at rest with tiles on it.
     _deal_round: int = -1
     _deal_seen: dict[int, CountEvidence] = field(default_factory=dict)
+    # Per display, each colour's count cost at vision's least sure in those readings (a colour doubted once may be
+    # misread in every reading): what a deal correction overrules (_read_as).
+    _deal_doubts: dict[int, tuple[float, ...]] = field(default_factory=dict)
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
@@ -897,7 +900,7 @@ class MoveTracker:
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
             self._deal_legible, self._deal_covered, self._deal_in_view = set(), {}, set()
-            self._deal_emptied = set()
+            self._deal_emptied, self._deal_doubts = set(), {}
             self._seen_since, self._seen = len(self.game.record.events), []  # the last round's views are no more
         ahead, persisting = self._walls_ahead(evidence, now)
         if ahead >= MISSED_TILING_TILES:
@@ -928,6 +931,9 @@ class MoveTracker:
                 votes[f.counts] = max(votes[f.counts], self._watch["factory", j].held["counts"][2])
             if sum(f.counts) and (j not in self._deal_seen or f.log_miss <= self._deal_seen[j].log_miss):
                 self._deal_seen[j] = f  # log_miss falls as vision is surer of the count
+            if sum(f.counts):
+                doubts = self._deal_doubts.get(j, f.colour_costs)
+                self._deal_doubts[j] = tuple(max(a, b) for a, b in zip(doubts, f.colour_costs))
         for j, f in enumerate(raw.factories):
             # Every reading of an uncovered display with tiles is a vote, at rest or not: one read differently from
             # frame to frame (a tile vision sees one frame in two), or flagged covered every other frame with no hand
@@ -1312,11 +1318,18 @@ class MoveTracker:
             # One move since (two from a display dealt with a guess): each content costs a search.
             return guessed_depth if display in guessed or display in contradicted else 1
 
+        def read(display: int, deal: list[list[str]]) -> float:
+            # How much worse the display's clearest reading fits the content than the logged one (_read_as).
+            if display in guessed:
+                return 0.0  # a guess overrules no reading
+            return self._read_as(display, deal[display]) - self._read_as(display, logged[display])
+
         def options(guessed_depth: int) -> list[tuple]:
             # Only the two best contents decide; a content whose best explanation cannot come up to the second
             # best found so far (search_bound) is not searched: the likeliest bounds first.
-            bounded = sorted(((search_bound(replayed, scorer, depth(display, guessed_depth), display == washed_out),
-                               i) for i, (display, _, replayed) in enumerate(replays)), key=lambda b: (-b[0], b[1]))
+            bounded = sorted(((search_bound(replayed, scorer, depth(display, guessed_depth), display == washed_out)
+                               + read(display, deal), i) for i, (display, deal, replayed) in enumerate(replays)),
+                             key=lambda b: (-b[0], b[1]))
             found: list[tuple] = []
             for bound, i in bounded:
                 if len(found) > 1 and bound + BOUND_TOLERANCE < found[1][0]:
@@ -1332,14 +1345,14 @@ class MoveTracker:
                     # guessed deal (its leftovers in the centre are not the guess's; recorded tuning game 703).
                     explanations += illegal_hypotheses(replayed)
                 best = max(explanations, key=lambda h: _score(h, scorer))
-                found.append((_score(best, scorer), display, deal, best, replayed, i))
+                found.append((_score(best, scorer) + read(display, deal), display, deal, best, replayed, i))
                 found.sort(key=lambda o: (-o[0], o[5]))  # ties as the contents come (the first one wins)
             return [o[:5] for o in found]
 
         # Nothing to correct when no content's explanation could beat the view's best by the margin (a stalled view
         # is re-checked again and again: up to 69 contents, two moves deep).
-        if replays and max(search_bound(replayed, scorer, depth(display, 2), display == washed_out)
-                           for display, _, replayed in replays) + BOUND_TOLERANCE - best_now < self.settings.margin:
+        if replays and max(search_bound(replayed, scorer, depth(display, 2), display == washed_out) + read(display, deal)
+                           for display, deal, replayed in replays) + BOUND_TOLERANCE - best_now < self.settings.margin:
             return []
         if self._deal_searches[0] != len(events):
             self._deal_searches = (len(events), now)
@@ -1374,6 +1387,20 @@ class MoveTracker:
         self.alert = None
         return [f"corrected the deal: factory display {display + 1} held {held}",
                 *(best.describe(replayed).split("; ") if best.moves else [])]
+
+    def _read_as(self, display: int, content: list[str]) -> float:
+        """The log-likelihood of the display's clearest reading this round (the one it was dealt from) had it held
+        `content`, each colour weighed as vision was least sure of it in the readings at rest: a deal correction
+        overrules those readings, so they weigh as evidence beside the view. Recorded tuning game 745, round 4:
+        display 3 read 3 blue and a yellow, every colour at 0.999 or more in each of 30 readings; the yellow sent to
+        the centre lay beside the first-player marker, vision read the two as the marker alone (no yellow at 0.999,
+        a black only doubted) and the deal was corrected to a black tile, false. Recorded tuning game 720, round 4:
+        display 5's black, read as white surely in its clearest reading, was doubted in others (0.09): that
+        correction, right, stands. None kept (a restart): no evidence."""
+        reading, doubts = self._deal_seen.get(display), self._deal_doubts.get(display)
+        if reading is None or doubts is None:
+            return 0.0
+        return sum(abs(content.count(name) - n) * cost for name, n, cost in zip(COLOUR_NAMES, reading.counts, doubts))
 
     def _held_long(self, before: TableModel, after: TableModel, now: float, logged: TableModel) -> bool:
         """Whether every board place the change from `before` to `after` fills or empties, and `logged` (the best

@@ -1745,8 +1745,9 @@ def test_two_unclear_displays_are_dealt_as_guesses_that_the_moves_from_them_corr
 
 def _a_display_read_with_a_white_tile_for_its_black():
     """A 2-player deal whose display 2 is read surely with 2 white tiles for its black and white ones, logged so,
-    and the red taken from it to pattern line 2 under a hand. -> (truth after the move, game, the state before it,
-    feed(frames, black_sure): views of the table, the centre's black read surely or not)."""
+    vision doubting its black and whites (as in recorded tuning game 720), and the red taken from it to
+    pattern line 2 under a hand. -> (truth after the move, game, the state before it, feed(frames, black_sure):
+    views of the table, the centre's black read surely or not)."""
     truth = new_game(2)
     game = Game.new(2)
     deal = [["blue", "yellow", "red", "black"], ["black", "white", "red", "red"], ["blue", "blue", "yellow", "white"],
@@ -1759,10 +1760,13 @@ def _a_display_read_with_a_white_tile_for_its_black():
         for _ in range(frames):
             clock["t"] += 1 / FPS
             obs = observe(truth.to_table(), occluded)
+            obs["details"] = {}
             if obs["factories"][1]["counts"]:
                 obs["factories"][1]["counts"] = {"white": 2, "red": 2}  # its black read as white, surely
+                doubts = {"black": 0.1, "white": 0.9}  # its black, and so its whites' count, doubted
+                obs["details"]["factories"] = [{"count_confidence": doubts if j == 1 else {}} for j in range(5)]
             if not black_sure:
-                obs["details"] = {"center": {"count_confidence": {"black": 0.3}}}
+                obs["details"]["center"] = {"count_confidence": {"black": 0.3}}
             tracker.observe(obs, clock["t"])
 
     feed(12)
@@ -1797,6 +1801,41 @@ def test_a_deal_correction_does_not_wait_on_a_place_either_deal_fills_alike():
         feed(1)
         frames += 1
     assert game.state == truth and frames <= 6  # within 0.6 s of the table coming to rest
+
+
+def test_a_deal_read_surely_is_not_corrected_by_a_tile_vision_only_misses_elsewhere():
+    # Recorded tuning game 745 (2 players, gray), round 4: display 3 read 3 blue and a yellow, every colour at 0.999,
+    # in 30 readings. Blue was taken from it; the yellow sent to the centre lay beside the first-player marker, and
+    # vision read the two as the marker alone, no yellow at 0.999 and a black only doubted (0.24). The deal was
+    # corrected to a black tile on display 3, which the view then explained to the last tile: the log's centre held
+    # a black tile for the yellow one, and the round stalled 21 moves from its end. A correction overrules the
+    # display's readings, which weigh as evidence too: one tile the view only misses does not outweigh them.
+    truth = new_game(2)
+    game = Game.new(2)
+    truth.deal([["blue", "yellow", "red", "black"], ["blue", "blue", "blue", "yellow"], ["red", "red", "black", "white"],
+                ["yellow", "red", "black", "white"], ["blue", "white", "white", "black"]])
+    tracker = MoveTracker(game)
+    clock = {"t": 0.0}
+
+    def feed(frames: int, occluded=(), misread: bool = False):
+        for _ in range(frames):
+            clock["t"] += 1 / FPS
+            obs = observe(truth.to_table(), occluded)
+            obs["details"] = {"factories": [{"count_confidence": {c: 0.999 for c in COLOUR_NAMES}}] * 5}
+            if misread:  # the yellow beside the marker read as the marker alone
+                obs["center"] = {"counts": {}, "first_player": True, "occluded": False, "confidence": 0.2}
+                obs["details"]["center"] = {"count_confidence": {**{c: 0.999 for c in COLOUR_NAMES}, "black": 0.24}}
+            tracker.observe(obs, clock["t"])
+
+    feed(12)
+    assert game.state.phase == OFFER
+    before = game.state.copy()
+    played_under_a_hand(truth, feed, move(1, BLUE, 3))
+    feed(20, misread=True)
+    assert not [e for e in game.record.events if e["type"] == "correction"]
+    assert game.state in (before, truth), "committed from a corrected, false deal"
+    feed(10)
+    assert game.state == truth
 
 
 def test_a_tile_misplaced_from_a_display_washed_out_by_glare_is_flagged():
