@@ -62,9 +62,17 @@ SHADE_FREE = ("black", "white")
 # gray walls, from 2451 / 2518 (wrong at 0.9 or more: 2 / 3): BLACK_TOP 58: 2449 / 2515; 62: 2451 / 2518 (2 / 3);
 # 64: 2452 / 2519 (3 / 3); 66: 2454 / 2519 (3 / 3); 68: 2453 / 2519; 70: 2452 / 2518. Such pixels as no tile
 # instead of white (62): 2452 / 2518, but in game 750 display 4 then reads no white tile and display 5 four black.
-# On the displays only: in the centre, read in the displays' light less the glare its own tiles show, a black tile
-# on tuning seed 8's oak table then read white in part (one black tile too few).
 BLACK_TOP = 62.0
+# ... and in the centre this: read in the displays' light less the glare its own tiles show, not in a card's own, a
+# black tile's lit motif reads lighter there (pixels of true black tiles in centres that read black, tuning and check
+# seeds, colored and gray walls, seed 4's clipped lamp aside: the lightest L* 66.8 of 51,779; of white tiles' read
+# black, 702 over 62, 449 over 70, 169 over 74). Recorded tuning game 750: the first move's leftover white tile, pale
+# blue, read black in the centre (its lit top L* 72-91), and the tracker waited for good at move 0. Centres of its
+# first 45 s read right (379 in view) 203 without; 330 / 329 / 327 / 327 / 322 for 62 / 66 / 70 / 72 / 74. Regions
+# right, tuning / check seeds, from 2453 / 2520: 62 2452 / 2518 (a classic black tile's teal motif, L* 62-65, read
+# white); 66 and 68 2452 / 2519; 70 2452 / 2520 (a white tile's lit bevel now white beside a black tile took it for
+# its side face: CENTRE_BLACK_SIDE); 72 and 74 2453 / 2520, no region changed.
+CENTRE_BLACK_TOP = 72.0
 UNEXPLAINED_FREE, UNEXPLAINED_SPAN = 0.03, 0.07  # unexplained share that costs nothing, and the span to 10 %
 TILE_REACH = 0.95  # what a tile changes round its middle, in tile sides (its corners, side faces and shadow)
 CORE = 0.35  # radius of a tile's core, in tile sides (inside the tile at any turn, foreshortened too)
@@ -385,7 +393,8 @@ class RegionCounter:
         """The label table for colours in the print's light (_print_lut), kept as self._lut."""
         key = ("print", self._classes())
         if self._lut_key != key:
-            self._lut, self._lut_key = _print_lut(self._classes(), dark_black=not self.allow_marker), key
+            top = CENTRE_BLACK_TOP if self.allow_marker else BLACK_TOP
+            self._lut, self._lut_key = _print_lut(self._classes(), top), key
         return self._lut
 
     def find_glare(self, setup_bgr: np.ndarray) -> np.ndarray:
@@ -1167,15 +1176,16 @@ def _table_index(q: np.ndarray) -> np.ndarray:
     return (q[..., 0].astype(np.int32) << 10) | (q[..., 1].astype(np.int32) << 5) | q[..., 2]
 
 
-def _print_lut(classes: int, dark_black: bool) -> np.ndarray:
-    """As _lut, for colours already in the print's light: the fixed print-lit tile model (`dark_black`: no black
-    lighter than BLACK_TOP), and as background the side faces (colours darkened) of the colours not in SHADE_FREE."""
+def _print_lut(classes: int, black_top: float) -> np.ndarray:
+    """As _lut, for colours already in the print's light: the fixed print-lit tile model (no black lighter than
+    `black_top`, L*: white there), and as background the side faces (colours darkened) of the colours not in
+    SHADE_FREE."""
     levels = (np.arange(32, dtype=np.float32) * 8 + 4)
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
     lab = to_lab(np.stack([b, g, r], -1).reshape(-1, 1, 3)).reshape(-1, 3)
     shades = PRINT_LIT.means[[i for i, c in enumerate(COLOURS) if c not in SHADE_FREE]] * SIDE_SHADE
     tile_ll = PRINT_LIT.log_likelihood(lab)[:, :classes]
-    light = (lab[:, 0] > BLACK_TOP) & dark_black  # no black tile's (BLACK_TOP)
+    light = lab[:, 0] > black_top  # no black tile's (BLACK_TOP, CENTRE_BLACK_TOP)
     tile_ll[light, WHITE] = np.maximum(tile_ll[light, WHITE], tile_ll[light, BLACK])
     tile_ll[light, BLACK] = -np.inf
     d = np.sum((lab[:, None] - shades[None]) ** 2, axis=2) / BACKGROUND_SIGMA ** 2
