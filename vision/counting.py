@@ -154,6 +154,14 @@ SETTLE_REACH = 1.2
 # reads black over less than WHITE_SIDE[0] of it is that white tile's side face, a doubt. Regions right, tuning seeds
 # 0-31: 1195 without; 1196 / 1197 / 1195 for 0.4 / 0.5 / 0.6, 1197 for 0.8-1.2 sides; in the centre too, 1196.
 WHITE_SIDE = (0.5, 1.0)
+# A blue, yellow or red tile's lit bevel and its washed-out edge over the pale print read white: a crescent beside it
+# that fills a core closer to it than another tile could lie. On a display, a faint white tile (its disc white over
+# under FAINT_WHITE[0] of it) found within WHITE_BESIDE tile sides of such a tile is that tile's edge, a doubt. White
+# tiles found on displays that faint within 0.8 sides of one, tuning / check seeds, colored and gray walls: true 1 / 1,
+# false 4 / 3 (beyond, within 1.1: true 21 / 24, false 6 / 2). Regions right, tuning / check, from 2453 / 2520: 0.7
+# sides 2455 / 2520, 0.8 2457 / 2521, 0.9 2454 / 2519, 1.0 2451 / 2511; faces under 0.4 / 0.5 (0.8 sides) 2454 / 2521,
+# 2457 / 2520 (the latter breaking true white tiles at 0.98 and 0.99).
+WHITE_BESIDE = 0.8
 # In the centre the side faces and shadows of tiles crowded together read black (black is SHADE_FREE) and fill cores
 # between them: a black tile whose face fills under CENTRE_BLACK_SIDE[0] of its disc, within CENTRE_BLACK_SIDE[1]
 # tile sides of a tile whose face is fuller, is that tile's side, a doubt. Regions right, tuning seeds 0-31 colored /
@@ -613,13 +621,10 @@ class RegionCounter:
                        for o in tiles):
                     tiles.remove(t)
                     self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
-        if not self.allow_marker:  # a white tile's side face is no black tile (WHITE_SIDE)
-            reach = (WHITE_SIDE[1] * self.tile_side) ** 2
-            whites = [t for t in tiles if t.colour == WHITE]
-            for t in [t for t in tiles if t.colour == BLACK and t.face < WHITE_SIDE[0]]:
-                if any(w.region == t.region and (w.y - t.y) ** 2 + (w.x - t.x) ** 2 < reach for w in whites):
-                    tiles.remove(t)
-                    self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
+        if not self.allow_marker:  # a white tile's side face is no black tile (WHITE_SIDE), a tile's edge no white one
+            self._doubt_beside(tiles, BLACK, WHITE_SIDE[0], [t for t in tiles if t.colour == WHITE], WHITE_SIDE[1])
+            coloured = [t for t in tiles if t.colour not in (WHITE, BLACK)]
+            self._doubt_beside(tiles, WHITE, FAINT_WHITE[0], coloured, WHITE_BESIDE)
         kept: list[Tile] = []
         for t in sorted(tiles, key=lambda t: t.face, reverse=True):
             if any(k.region == t.region and k.colour != t.colour
@@ -628,6 +633,15 @@ class RegionCounter:
             else:
                 kept.append(t)
         return kept
+
+    def _doubt_beside(self, tiles: list[Tile], colour: int, face: float, others: list[Tile], sides: float) -> None:
+        """Takes off `tiles` those of `colour` whose face fills under `face` of their disc within `sides` tile sides of
+        one of `others` in their region: doubts, not tiles."""
+        reach = (sides * self.tile_side) ** 2
+        for t in [t for t in tiles if t.colour == colour and t.face < face]:
+            if any(o.region == t.region and (o.y - t.y) ** 2 + (o.x - t.x) ** 2 < reach for o in others):
+                tiles.remove(t)
+                self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
 
     def _explain(self, mask: np.ndarray, filled: np.ndarray, bounds: tuple[int, int, int, int], r: int,
                  c: int, pixels: int) -> list[Tile]:

@@ -1,0 +1,50 @@
+"""A blue, yellow or red tile's lit bevel and washed-out edge read white: a faint white crescent closer to it than a
+tile could lie is no white tile (WHITE_BESIDE)."""
+
+import cv2
+import numpy as np
+
+from calibration.colour_model import COLOURS
+from vision.counting import RegionCounter, circle_grid
+
+SIDE = 11.0
+WHITE, YELLOW = COLOURS.index("white"), COLOURS.index("yellow")
+
+
+def _counts(label: np.ndarray) -> dict:
+    grid, inside = circle_grid((100.0, 100.0), 50.0, 40)
+    return RegionCounter(grid, inside, (200, 200), SIDE).count_labels(label[None], np.zeros(1))[0].counts
+
+
+def _tile(label: np.ndarray, colour: int, cx: float, cy: float) -> None:
+    box = np.round(cv2.boxPoints(((cx, cy), (SIDE, SIDE), 0.0))).astype(np.int32)
+    cv2.fillConvexPoly(label, box, colour)
+
+
+def test_a_faint_white_crescent_round_a_yellow_tile_is_no_white_tile():
+    # The crescent fills a core 0.64 sides from the yellow tile's middle (0.53 full) but reads white over only 0.43
+    # of its disc.
+    label = np.full((40, 40), -1, np.int8)
+    yy, xx = np.mgrid[:40, :40]
+    away, towards = np.hypot(yy - 20, xx - 14), np.degrees(np.arctan2(yy - 20, xx - 14))
+    label[(away > 6) & (away < 11) & (np.abs(towards) < 45)] = WHITE
+    _tile(label, YELLOW, 14, 20)
+    assert _counts(label) == {"yellow": 1}
+
+
+def test_a_white_tile_touching_a_yellow_one_is_a_tile():
+    label = np.full((40, 40), -1, np.int8)
+    _tile(label, YELLOW, 14, 20)
+    _tile(label, WHITE, 25, 20)
+    assert _counts(label) == {"yellow": 1, "white": 1}
+
+
+def test_rendered_a_yellow_tiles_edge_is_no_white_tile():
+    # Tuning seed 8 (gray walls), frame 3, display 4: a yellow tile alone read with a white one beside it (white 1, at
+    # confidence 0.92), a crescent of its lit edge 0.77 sides from its middle, white over 0.40 of its disc.
+    from web_dashboard.vision_bench import bench_frames
+
+    *_, (rec, view, frame) = bench_frames(8, 4, variant="gray")
+    seen = rec.recognize(frame.image)["factories"][4]
+    assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][4].get(c, 0) for c in COLOURS}
+    assert view["factories"][4] == {"yellow": 1}
