@@ -208,33 +208,39 @@ def _beside_track(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatche
 
 def _cube_corner(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatcher) -> tuple[np.ndarray, np.ndarray]:
     """The margin ring's points (as laid) within CUBE_SHADOW of the score track's "0" space, and per score space
-    whether the cube standing there is that far from all of them."""
+    those of them the cube standing there is that far from (spaces, points)."""
     uv = geometry.to_board(ring.points)
     track = np.array([(s.u, s.v) for s in spaces.score])
     reach = np.array([s.side / 2 + CUBE_SHADOW for s in spaces.score])
     near = np.all(np.abs(uv[None] - track[:, None]) < reach[:, None, None], axis=2)  # (spaces, points), either axis
     corner = near[0]
-    return corner, ~near[:, corner].any(axis=1)
+    return corner, corner & ~near
 
 
 def _record_cube_corner(board: _Board, frame: np.ndarray, reading: BoardReading,
                         check: OcclusionCheck) -> OcclusionCheck:
-    """The board's ring check, the cube's corner recorded: its look once the marker stands CUBE_SHADOW clear of it
-    counts as unchanged too (the ring's alternate look), taken when the board reads uncovered but for the corner
-    two frames running, the corner alike in both (a hand passing over it is no record; one resting there is still
-    seen, as it differs from both looks)."""
-    if board.cube_corner is None or reading.occluded or not board.cube_clear[reading.score_marker or 0]:
+    """The board's ring check, the cube's corner recorded: the look of its points the marker stands CUBE_SHADOW
+    clear of counts as unchanged too (the ring's alternate look), taken when the board reads uncovered but for the
+    corner two frames running, those points alike in both (a hand passing over them is no record; one resting there
+    is still seen, as it differs from both looks). Points the marker stands near wait for it to move on (recorded
+    tuning game 711: board 1's marker on space 3 for 15 s, within CUBE_SHADOW of one corner point of seven, and the
+    other six, changed 30-62 delta E since the cube left "0", read it covered all the while)."""
+    clear = None if board.cube_corner is None else board.cube_clear[reading.score_marker or 0] & board.cube_corner
+    if clear is None or reading.occluded or not clear.any():
         board.corner_look = None
         return check  # most frames and boards
     ring, corner = board.ring, board.cube_corner
     # The rest of the ring: is it only the corner that changed?
     rest = ring.check(frame, reading.gain, ignore=corner) if check.occluded else check
     look = ring.look(frame, reading.gain)
-    before, board.corner_look = board.corner_look, None if rest.occluded else look[corner]
-    if before is None or board.corner_look is None or not _alike(board.corner_look, before):
+    before, board.corner_look = board.corner_look, None if rest.occluded else (clear, look[clear])
+    if before is None or board.corner_look is None or not np.array_equal(before[0], clear) \
+            or not _alike(look[clear], before[1]):
         return check
-    ring.alternate_lab = np.where(corner[:, None], look, ring.reference_lab)
-    board.cube_corner = board.corner_look = None
+    ring.alternate_lab = np.where(clear[:, None], look,
+                                  ring.reference_lab if ring.alternate_lab is None else ring.alternate_lab)
+    board.cube_corner = corner & ~clear if (corner & ~clear).any() else None
+    board.corner_look = None
     return _arm_over_track(board, frame, reading, ring.check(frame, reading.gain)) if check.occluded else check
 
 
@@ -264,8 +270,9 @@ class _Board:
     ring: RingWatcher
     beside_track: np.ndarray  # (score spaces, ring points in order) bool: the ring within TRACK_REACH of the space
     cube_corner: np.ndarray | None  # ring points (as laid) the cube on "0" shaded at setup, until recorded again
-    cube_clear: np.ndarray  # (score spaces,) bool: the cube there is CUBE_SHADOW clear of cube_corner
-    corner_look: np.ndarray | None = None  # the corner's look in the previous frame, while it is recorded
+    cube_clear: np.ndarray  # (score spaces, ring points) bool: the corner's points the cube there is CUBE_SHADOW from
+    # The corner's points the marker was clear of in the previous frame and their look, while it is recorded.
+    corner_look: tuple[np.ndarray, np.ndarray] | None = None
     moved: bool = False  # re-aimed since its margin ring was last recorded
     slack: PatchSampler | None = None  # the ring a little inside and outside, while moved (MOVED_RING_SLACK)
     before: np.ndarray | None = None  # the ring's reference before the move (ring_settled's), until confirmed

@@ -3,8 +3,11 @@ the ring's detour: once the marker is read elsewhere, those ring points' new loo
 than read as a hand over the board for the rest of the round (recorded tuning game 711); a hand passing over them
 is no record."""
 
+from dataclasses import replace
+
 import numpy as np
 
+from vision.recognizer import _record_cube_corner
 from web_dashboard.vision_bench import bench_frames
 
 
@@ -27,8 +30,12 @@ def test_the_cubes_corner_lies_round_space_0_and_the_cube_is_clear_of_it_far_awa
     board = rec.boards[0]
     assert np.array_equal(board.cube_corner, _corner(board))
     assert 5 <= np.count_nonzero(board.cube_corner) <= 10  # the top-left corner, by space 0 (0.068, 0.028)
-    assert not board.cube_clear[0] and not board.cube_clear[1]  # space 1 lies just under space 0
-    assert board.cube_clear[81] and board.cube_clear[10]
+    assert not board.cube_clear[0].any()
+    assert not board.cube_clear[1][board.cube_corner].all()  # space 1 lies just under space 0
+    assert np.array_equal(board.cube_clear[81], board.cube_corner)
+    assert np.array_equal(board.cube_clear[10], board.cube_corner)
+    # Space 3 lies within CUBE_SHADOW of the corner's farthest point along the top edge, of no other.
+    assert np.count_nonzero(board.cube_corner & ~board.cube_clear[3]) == 1
 
 
 def _shaded_at_setup(rec, image) -> np.ndarray:
@@ -77,5 +84,22 @@ def test_the_cubes_corner_stays_watched_while_the_marker_is_near_it():
     rec, image = _first_clean_frame()
     board = rec.boards[1]
     reading = rec.read(image)
-    assert reading.boards[1].score_marker == 21 and not board.cube_clear[21]
-    assert board.cube_corner is not None
+    assert reading.boards[1].score_marker == 21 and not board.cube_clear[21].all()
+    assert (board.cube_corner & ~board.cube_clear[21]).any()
+
+
+def test_the_corners_points_clear_of_a_marker_near_it_are_recorded():
+    # Recorded tuning game 711: board 1's marker on space 3 for 15 s, within CUBE_SHADOW of one of the corner's
+    # points; the others, changed since the cube left "0", read the board covered all the while.
+    rec, image = _first_clean_frame()
+    board = rec.boards[0]
+    reading = rec.read(image).boards[0]
+    board.corner_look = None
+    corner = _shaded_at_setup(rec, image)
+    on_3 = replace(reading, score_marker=3)
+    first = _record_cube_corner(board, image, on_3, board.ring.check(image, on_3.gain))
+    assert first.occluded  # the corner differs from setup, once
+    second = _record_cube_corner(board, image, on_3, board.ring.check(image, on_3.gain))
+    assert not second.occluded  # the six points clear of the cube recorded; the seventh alone flags nothing
+    assert np.count_nonzero(board.cube_corner) == 1 and board.cube_corner[corner].sum() == 1
+    assert not board.ring.check(image, on_3.gain).occluded
