@@ -127,17 +127,7 @@ class RingWatcher:
 
     def check(self, frame: np.ndarray, gain: np.ndarray | None, ignore: np.ndarray | None = None) -> OcclusionCheck:
         """Whether something covers the ring; `ignore` (P*Q,) bool: points left out this once, as forgotten ones."""
-        ring = self.sampler.sample(frame)
-        flat = ring.reshape(-1, 3)
-        glare = float(np.mean(flat.min(axis=1) >= GLARE_LEVEL))
-        if self.reference_lab is None:
-            return OcclusionCheck(0.0, glare, False)
-        d = self._change(to_lab(ring, gain).reshape(-1, 3), ignore)
-        arc = _arc(d, self.circles) if self.arcs else 0.0
-        hit = d.reshape(self.circles, -1) > RING_DELTA_E
-        changed = float(np.count_nonzero(_in_runs(hit, self.run)) / self.watched)
-        outside = float(self.sampler.outside.mean())
-        return OcclusionCheck(changed, glare, changed > RING_FRACTION or outside > 0.05 or arc > 0, arc=arc)
+        return check_rings([self], self.sampler.sample(frame), gain, None if ignore is None else ignore[None])[0]
 
     def arc(self, frame: np.ndarray, gain: np.ndarray | None) -> float:
         """The share of the ring's angles where a changed arc crosses its circles (_arc), flagging or not."""
@@ -145,39 +135,90 @@ class RingWatcher:
 
     def arc_angles(self, frame: np.ndarray, gain: np.ndarray | None) -> np.ndarray:
         """Per angle (in order), whether a changed arc crosses the ring's circles there (_arcs), flagging or not."""
-        arcs = None if self.reference_lab is None else _arcs(self._change(self.look(frame, gain)), self.circles)
-        return np.zeros(self.points.shape[0] // self.circles, bool) if arcs is None else arcs
+        if self.reference_lab is None:
+            return np.zeros(self.points.shape[0] // self.circles, bool)
+        return _arcs(self._change(self.look(frame, gain)), self.circles)
 
     def _change(self, lab: np.ndarray, ignore: np.ndarray | None = None) -> np.ndarray:
         """Each point's change from setup (delta E; the lesser from either look), 0 where not watched (or
         `ignore`d), in order."""
-        d = np.sqrt(np.sum((lab - self.reference_lab) ** 2, axis=1))
-        if self.alternate_lab is not None:
-            d = np.minimum(d, np.sqrt(np.sum((lab - self.alternate_lab) ** 2, axis=1)))
-        if self.keep is not None:
-            d = np.where(self.keep, d, 0.0)
-        for left_out in (self.stale, ignore):
-            if left_out is not None:
-                d = np.where(left_out, 0.0, d)
-        return d if self.order is None else d[self.order]
+        return _changes([self], lab[None], None if ignore is None else ignore[None])[0]
 
 
-def _arc(d: np.ndarray, circles: int) -> float:
-    """The share of angles where an arc crosses every circle (_arcs)."""
-    arcs = _arcs(d, circles)
-    return 0.0 if arcs is None else float(np.mean(arcs))
+class RingGroup:
+    """Rings laid alike (the displays': as many circles and points, arcs, runs and order alike), sampled in one
+    remap and checked together (check_rings)."""
+
+    def __init__(self, rings: list[RingWatcher], frame_size) -> None:
+        self.rings = rings
+        self.sampler = PatchSampler(np.concatenate([r.points.reshape(1, r.circles, -1, 2) for r in rings]), frame_size)
+
+    def check(self, frame: np.ndarray, gain: np.ndarray | None) -> list[OcclusionCheck]:
+        return check_rings(self.rings, self.sampler.sample(frame), gain)
 
 
-def _arcs(d: np.ndarray, circles: int) -> np.ndarray | None:
-    """Per angle, whether an arc crosses every circle there: on each circle more than half of ARC_POINTS
-    neighbours changed by ARC_DELTA_E, the circles' arcs within ARC_SPREAD points of the angle (a median filter
-    over ARC_DELTA_E, counted rather than sorted). None where no circle has an arc's worth of changed points."""
-    hit = (d > ARC_DELTA_E).reshape(circles, -1)
+def check_rings(rings: list[RingWatcher], samples: np.ndarray, gain: np.ndarray | None,
+                ignore: np.ndarray | None = None) -> list[OcclusionCheck]:
+    """RingWatcher.check of rings laid alike (RingGroup), from their samples (R, Q, P, 3) BGR and `ignore` (R,
+    P*Q) or None: each step one numpy pass over every ring, as a ring's check costs mostly per numpy call."""
+    flat = samples.reshape(len(rings), -1, 3)
+    glare = np.mean(flat.min(axis=2) >= GLARE_LEVEL, axis=1)
+    checks = [OcclusionCheck(0.0, float(g), False) for g in glare]
+    seen = [k for k, r in enumerate(rings) if r.reference_lab is not None]
+    if not seen:
+        return checks
+    ring = rings[seen[0]]
+    lab = to_lab(samples[seen], gain).reshape(len(seen), -1, 3)
+    d = _changes([rings[k] for k in seen], lab, None if ignore is None else ignore[seen])
+    arc = _arc(d, ring.circles) if ring.arcs else np.zeros(len(seen))
+    hit = d.reshape(len(seen) * ring.circles, -1) > RING_DELTA_E
+    runs = np.count_nonzero(_in_runs(hit, ring.run).reshape(len(seen), -1), axis=1)
+    for k, n, a in zip(seen, runs, arc.tolist()):
+        changed = float(n / rings[k].watched)
+        outside = float(rings[k].sampler.outside.mean())
+        checks[k] = OcclusionCheck(changed, checks[k].glare, changed > RING_FRACTION or outside > 0.05 or a > 0,
+                                   arc=a)
+    return checks
+
+
+def _changes(rings: list[RingWatcher], lab: np.ndarray, ignore: np.ndarray | None = None) -> np.ndarray:
+    """(R, P*Q) each ring's points' change (RingWatcher._change) from their L*a*b* (R, P*Q, 3), rings laid alike
+    and each with its reference."""
+    d = np.sqrt(np.sum((lab - np.stack([r.reference_lab for r in rings])) ** 2, axis=2))
+    if any(r.alternate_lab is not None for r in rings):
+        other = np.stack([r.reference_lab if r.alternate_lab is None else r.alternate_lab for r in rings])
+        d = np.minimum(d, np.sqrt(np.sum((lab - other) ** 2, axis=2)))
+    if any(r.keep is not None for r in rings):
+        d = np.where(np.stack([np.ones(d.shape[1], bool) if r.keep is None else r.keep for r in rings]), d, 0.0)
+    for left_out in (_stacked([r.stale for r in rings], d.shape[1]), ignore):
+        if left_out is not None:
+            d = np.where(left_out, 0.0, d)
+    order = rings[0].order
+    return d if order is None else d[:, order]
+
+
+def _stacked(masks: list[np.ndarray | None], points: int) -> np.ndarray | None:
+    """(R, points) bool of the rings' masks (None: none set), or None if no ring has one."""
+    if all(m is None for m in masks):
+        return None
+    return np.stack([np.zeros(points, bool) if m is None else m for m in masks])
+
+
+def _arc(d: np.ndarray, circles: int) -> np.ndarray:
+    """Per ring (d (..., points)), the share of angles where an arc crosses every circle (_arcs)."""
+    return np.mean(_arcs(d, circles), axis=-1)
+
+
+def _arcs(d: np.ndarray, circles: int) -> np.ndarray:
+    """Per ring (d (..., points)) and angle, whether an arc crosses every circle there: on each circle more than
+    half of ARC_POINTS neighbours changed by ARC_DELTA_E, the circles' arcs within ARC_SPREAD points of the angle
+    (a median filter over ARC_DELTA_E, counted rather than sorted)."""
+    hit = (d > ARC_DELTA_E).reshape(*d.shape[:-1], circles, -1)
     half = ARC_POINTS // 2
-    if np.count_nonzero(hit, axis=1).min() <= half:
-        return None  # most frames: no arc anywhere
+    if np.all(np.count_nonzero(hit, axis=-1).min(axis=-1) <= half):
+        return np.zeros(hit.shape[:-2] + hit.shape[-1:], bool)  # most frames: no circle has an arc anywhere
     arcs = _window_sum(hit, half) > half
-    return np.all(_window_sum(arcs, ARC_SPREAD) > 0, axis=0)
+    return np.all(_window_sum(arcs, ARC_SPREAD) > 0, axis=-2)
 
 
 def _in_runs(hit: np.ndarray, k: int) -> np.ndarray:
@@ -197,10 +238,10 @@ def _window_sum(x: np.ndarray, half: int) -> np.ndarray:
 
 def _wrapped_sums(x: np.ndarray, before: int, after: int) -> np.ndarray:
     """Per point the sum of the `before` points ahead of it, itself and the `after` points behind it, round each
-    row (rows wrap)."""
-    n = x.shape[1]
-    wrapped = np.concatenate([x[:, n - before:], x, x[:, :after]], axis=1).astype(np.int16)
-    return np.add.reduce([wrapped[:, i:i + n] for i in range(before + after + 1)])
+    row (the last axis; rows wrap)."""
+    n = x.shape[-1]
+    wrapped = np.concatenate([x[..., n - before:], x, x[..., :after]], axis=-1).astype(np.int16)
+    return np.add.reduce([wrapped[..., i:i + n] for i in range(before + after + 1)])
 
 
 class RimWatcher:

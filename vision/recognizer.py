@@ -37,6 +37,7 @@ from vision.occlusion import (
     RING_RUN,
     OcclusionCheck,
     RimWatcher,
+    RingGroup,
     RingWatcher,
     circle_ring,
     polygon_ring,
@@ -339,6 +340,7 @@ class TableRecognizer:
             keep = _display_ring_keep(ring.reshape(-1, 2), j, self._displays, profile.center,
                                       [b.geometry for b in self.boards])
             self.factory_rings.append(RingWatcher(ring, self.frame_size, ring_ref, keep, arcs=True, run=RING_RUN))
+        self._factory_ring_group = RingGroup(self.factory_rings, self.frame_size)  # checked together
         # The tile side comes from the set's proportions: learned from a setup frame it strayed by up to 20 %
         # (tuning seeds 0-7 at 720p: regions right 89.4 % learned, 90.9 % from the proportions).
         self.display_grids = np.concatenate(grids)
@@ -479,7 +481,7 @@ class TableRecognizer:
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
         labels = self.factories.classify_fast(frame, self.model, gain)  # its pixels' classes: where tiles lie
         factories = self.factories.count_labels(*labels)
-        factory_checks = [r.check(frame, gain) for r in self.factory_rings]
+        factory_checks = self._factory_ring_group.check(frame, gain)
         if self.rims is not None:
             factory_checks = self.rims.check(frame, gain, factory_checks, labels[0])
         centre = self.centre.count(frame, self.model, gain)[0]
