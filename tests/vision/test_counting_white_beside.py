@@ -39,12 +39,14 @@ def test_a_white_tile_touching_a_yellow_one_is_a_tile():
     assert _counts(label) == {"yellow": 1, "white": 1}
 
 
-def test_rendered_a_yellow_tiles_edge_is_no_white_tile():
-    # Tuning seed 8 (gray walls), frame 3, display 4: a yellow tile alone read with a white one beside it (white 1, at
-    # confidence 0.92), a crescent of its lit edge 0.77 sides from its middle, white over 0.40 of its disc.
+def test_rendered_a_coloured_tiles_edge_is_no_white_tile():
+    # Tuning seed 3 (gray walls), frame 3, display 0: a blue and a yellow tile read with a white one beside them (white
+    # 1, at confidence 0.82), a crescent of a lit edge 0.65 sides from a tile's middle, white over 0.37 of its disc.
+    # (Seed 8's frame 3, display 4, where the rule was found, has its crescent 0.77-0.81 sides off as the boards'
+    # light moves the displays' gain: too near WHITE_BESIDE to test by.)
     from web_dashboard.vision_bench import bench_frames
 
-    *_, (rec, view, frame) = bench_frames(8, 4, variant="gray")
-    seen = rec.recognize(frame.image)["factories"][4]
-    assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][4].get(c, 0) for c in COLOURS}
-    assert view["factories"][4] == {"yellow": 1}
+    *_, (rec, view, frame) = bench_frames(3, 4, variant="gray")
+    seen = rec.recognize(frame.image)["factories"][0]
+    assert {c: seen.get(c, 0) for c in COLOURS} == {c: view["factories"][0].get(c, 0) for c in COLOURS}
+    assert view["factories"][0] == {"blue": 1, "yellow": 1}
