@@ -254,6 +254,7 @@ class BoardTracker:
     _probe: Probe | None = field(init=False, default=None)  # the sample points at the current pose
     _tolerance: np.ndarray = field(init=False)  # grey levels each sample may differ from the reference
     _previous: np.ndarray | None = field(init=False, default=None)  # the samples in the previous frame
+    _before: np.ndarray | None = field(init=False, default=None)  # ... and in the one before it, at the same pose
     _still: int = field(init=False, default=0)  # frames in a row like their predecessor
     _searched: np.ndarray | None = field(init=False, default=None)  # the samples at the last search
     _orb: cv2.ORB = field(init=False)
@@ -281,13 +282,12 @@ class BoardTracker:
             self._probe = Probe.at(self._image_points(self.pose), frame.shape)
         values = self._probe.read(frame)
         inside = self._probe.inside
+        self._before, self._previous = self._previous, values
         agrees = _agreeing(values, self.appearance.values, inside, self._tolerance)
         if agrees.sum() >= SURE * inside.sum():
-            self._previous, self._searched, self._still = values, None, 0
+            self._searched, self._still = None, 0
             return False
-        still = self._previous is not None and _agreement(values, self._previous, inside) >= STILL
-        self._still = self._still + 1 if still else 0
-        self._previous = values
+        self._still = self._still + 1 if self.settled else 0
         steady = bool(agrees.sum() >= STEADY * inside.sum())
         # Search only a scene still for a while, disagreeing along whole sides (a move; an arm crosses a side
         # on one stretch), and not the scene searched last (a hand resting there, a cup). A board that still
@@ -302,8 +302,13 @@ class BoardTracker:
             return False
         self.pose = fit.pose
         self._probe = Probe.at(self._image_points(self.pose), frame.shape)
-        self._previous = self._probe.read(frame)
+        self._before, self._previous = None, self._probe.read(frame)
         return True
+
+    @property
+    def settled(self) -> bool:
+        """Whether the points read in the last frame as in the one before: nothing passing over the board."""
+        return self._before is not None and _agreement(self._previous, self._before, self._probe.inside) >= STILL
 
     def realign(self, frame: np.ndarray) -> bool:
         """A search asked for from outside: something finer than the sample points (the board's margin ring) saw
@@ -317,7 +322,7 @@ class BoardTracker:
             return False
         self.pose = fit.pose
         self._probe = Probe.at(self._image_points(self.pose), frame.shape)
-        self._previous, self._searched, self._still = self._probe.read(frame), None, 0
+        self._before, self._previous, self._searched, self._still = None, self._probe.read(frame), None, 0
         return True
 
     def relocalise(self, frame: np.ndarray) -> Fit | None:
