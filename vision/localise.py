@@ -57,6 +57,11 @@ class BoardLocaliser:
                 changed.append((i, corners))
         return changed
 
+    def settled(self, index: int) -> bool:
+        """Whether board `index`'s sample points, mostly on its outline, read in the last frame as in the one
+        before (no hand or its shadow passing over the board)."""
+        return self.trackers[index].settled
+
     def realign(self, index: int, frame: np.ndarray) -> np.ndarray | None:
         """Board `index`'s new corners if a search asked for now (its margin ring saw it move) finds it more than
         REALIGN_PX from where it was reported, else None."""

@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 from calibration.geometry import Lens
-from calibration.markerless import BoardAppearance, BoardTracker, appearance_of, learn_appearance
+from calibration.markerless import (
+    SEGMENTS,
+    BoardAppearance,
+    BoardTracker,
+    _looks_moved,
+    appearance_of,
+    learn_appearance,
+)
 from vision.localise import BoardLocaliser
 from vision.synthetic.hands import Hand
 from vision.synthetic.look import Look
@@ -172,3 +179,13 @@ def test_a_small_nudge_is_aligned_to_the_board_not_to_a_pose_beside_it():
     assert fit is not None
     tracker.pose = fit.pose
     assert corner_error(tracker.corners, truth) <= TOLERANCE_PX
+
+
+def test_a_side_without_sample_points_neither_shows_a_slide_nor_hides_one():
+    # Four stretches a side, 10 points each; the bottom side (2) has none.
+    stretches = np.concatenate([np.repeat(np.arange(side * SEGMENTS, (side + 1) * SEGMENTS), 10) for side in (0, 1, 3)])
+    top = stretches // SEGMENTS == 0
+    slid = top & (stretches % SEGMENTS > 0)  # the top side disagrees along 3 of its 4 stretches
+    assert _looks_moved(slid, stretches)
+    arm = top & (stretches % SEGMENTS == 1)  # an arm across one stretch of it
+    assert not _looks_moved(arm, stretches)
