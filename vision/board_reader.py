@@ -32,9 +32,6 @@ from vision.light import from_lab, light_gain, print_gains, to_lab, to_lab_plane
 GROUND_OCCLUDED_DELTA_E = 12.0  # median change of two never-covered ground patches that means "something is over it"
 GROUND_ALONE_DELTA_E = 20.0  # the same of one patch alone (seen obliquely, a tile's side face leans over the arrow
 # column's patch next to it: up to 19.7 on clean tuning frames, where 45 of 512 boards were flagged by one patch)
-# Tiles lean over the band's patches under them (_ground_covered): two such patches changed, as under three tiles
-# on the last pattern line (recorded tuning game 718); more are a hand over the band.
-BAND_LEANING_PATCHES = 2
 SCORE_DARKENING = 22.0  # L* drop of a score space under the black cube
 SCORE_COVER_DELTA_E = 12.0  # median change of a score space, away from the cube, that means "something is over it"
 SCORE_COVER_SPACES = 3  # that many such spaces flag the board (clean tuning frames: at most 1)
@@ -129,7 +126,6 @@ class BoardReader:
         self.uv = np.array([(s.u, s.v) for s in spaces])
         self.ground = np.flatnonzero(self.kind == GROUND)
         self.ground_beside = _ground_beside(spaces, self.ground)
-        self.ground_under = _ground_beside(spaces, self.ground, across=True)
         self.pattern_index = {s.index: i for i, s in enumerate(spaces) if s.kind == PATTERN}
         self.wall_index = {s.index: i for i, s in enumerate(spaces) if s.kind == WALL}
         self.floor_index = [i for i, s in enumerate(spaces) if s.kind == FLOOR]
@@ -271,10 +267,8 @@ class BoardReader:
         together: numpy's cost is mostly per call."""
         # A tile's side face and shadow lean over the ground patch beside it (the arrow column between a pattern
         # line and the wall): that patch is no witness of a hand.
-        beside = self._tile_by(self.ground_beside, occupancy)
-        covered = _ground_covered(ground_change, beside)
-        if covered.any():  # most frames: none (the band's patches under a tile are looked at only then)
-            covered = _ground_covered(ground_change, beside, self._tile_by(self.ground_under, occupancy))
+        beside = np.where(self.ground_beside >= 0, occupancy[:, np.maximum(self.ground_beside, 0)], 0.0).max(axis=2)
+        covered = _ground_covered(ground_change, beside > 0.5)
 
         rows = occupancy if filled is None else filled
         shown = rows if unsure is None else _no_surer(rows, unsure)
@@ -298,11 +292,6 @@ class BoardReader:
                                          centre_lab[k], None if gains is None else gains[k],
                                          () if occluded else track.doubt))
         return readings
-
-    @staticmethod
-    def _tile_by(near: np.ndarray, occupancy: np.ndarray) -> np.ndarray:
-        """(B, G) whether a tile lies on any of the spaces `near` (G, k; -1: none) each ground patch."""
-        return np.where(near >= 0, occupancy[:, np.maximum(near, 0)], 0.0).max(axis=2) > 0.5
 
     # ---- pieces of the reading --------------------------------------------------------------------------
     def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray,
@@ -405,38 +394,18 @@ def _no_surer(occupancy: np.ndarray, washed: np.ndarray) -> np.ndarray:
     return np.where(washed, np.clip(occupancy, 1.0 - WASHED_TRUST, WASHED_TRUST), occupancy)
 
 
-def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray,
-                    under_tile: np.ndarray | None = None) -> np.ndarray:
+def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> np.ndarray:
     """Is something over the board, by its never-covered ground patches' change (..., G); those `beside_tile`
     (..., G) do not count (recorded gray game 33: the arrow column's patches changed by over 12 beside a tile in
     5,038 of 17,330 board-frames without a hand, never beside none; the board was flagged covered in 1,641).
-    Those `under_tile` (a tile above or below, across the band between the last pattern line and wall row and the
-    floor line) count only when a patch no tile explains changed too: a tile leans over them as well (recorded
-    tuning game 718: red tiles on pattern line 5 changed the band's patches under them by 14-22 delta E for 20 s,
-    the board read covered with no hand in over 100 frames), but a hand over the band changes them and more
-    (tuning seed 53: a hand over the wall's corner changed a band patch under a wall tile and one beside the floor
-    line, no other cue saw it), or a stretch of the band: more than BAND_LEANING_PATCHES of them (seed 625: a hand
-    over the band under a full last wall row changed three past GROUND_OCCLUDED_DELTA_E). Per board (...)."""
+    Per board (...)."""
     change = np.where(beside_tile, 0.0, ground_change)
-    covered = _ground_changed(change)
-    if under_tile is None:
-        return covered
-    unexplained = np.where(under_tile, 0.0, change)
-    leaning = np.count_nonzero((change > GROUND_OCCLUDED_DELTA_E) & under_tile, axis=-1) <= BAND_LEANING_PATCHES
-    return _ground_changed(unexplained) | (covered & (np.any(unexplained > GROUND_OCCLUDED_DELTA_E, axis=-1)
-                                                      | ~leaning))
-
-
-def _ground_changed(change: np.ndarray) -> np.ndarray:
-    """Whether the ground patches' change (..., G) says something is over the board: two past
-    GROUND_OCCLUDED_DELTA_E or one past GROUND_ALONE_DELTA_E."""
     return (np.count_nonzero(change > GROUND_OCCLUDED_DELTA_E, axis=-1) >= 2) | np.any(change > GROUND_ALONE_DELTA_E,
                                                                                         axis=-1)
 
 
-def _ground_beside(spaces: list[Space], ground: np.ndarray, across: bool = False) -> np.ndarray:
-    """(G, 4) for each ground patch the pattern-line, wall and floor spaces beside it (-1: none): left and right,
-    or with `across` above and below, where their spans across overlap."""
+def _ground_beside(spaces: list[Space], ground: np.ndarray) -> np.ndarray:
+    """(G, 4) for each ground patch the pattern-line, wall and floor spaces beside it, left and right (-1: none)."""
     out = -np.ones((len(ground), 4), int)
     for g, i in enumerate(ground):
         near = []
@@ -445,8 +414,7 @@ def _ground_beside(spaces: list[Space], ground: np.ndarray, across: bool = False
                 continue
             reach = spaces[i].side + other.side
             du, dv = abs(other.u - spaces[i].u), abs(other.v - spaces[i].v)
-            along, off = (dv, du) if across else (du, dv)
-            if along < 0.75 * reach and off < (0.5 if across else 0.25) * reach:
+            if du < 0.75 * reach and dv < 0.25 * reach:
                 near.append(j)
         out[g, :len(near[:4])] = near[:4]
     return out
