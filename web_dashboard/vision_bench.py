@@ -204,14 +204,14 @@ def bench_frame(seed: int, index: int, hands: bool = False) -> tuple:
     return last
 
 
-def calibrated_recognizer(renderer, players: int, rng: np.random.Generator):
+def calibrated_recognizer(renderer, players: int, rng: np.random.Generator, frames: int = SETUP_FRAMES):
     """A recogniser for the rendered table, set up as a person does: the calibration they would write, learned
-    on the still table at setup (`rng` deals it) and on the bare table before."""
+    on the still table at setup (`rng` deals it) and on the bare table before, `frames` captures of each."""
     from vision.recognizer import TableRecognizer
     from vision.setup import learn_setup
 
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(players, rng)),
-                          empty=still_frames(renderer, empty_view(players)))
+    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(players, rng), frames),
+                          empty=still_frames(renderer, empty_view(players), frames))
     return TableRecognizer(profile)
 
 

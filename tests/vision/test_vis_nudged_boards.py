@@ -9,7 +9,14 @@ from vision.localise import LEARNED_KEY
 from vision.recognizer import TableRecognizer
 from vision.synthetic.look import Look
 from vision.synthetic.render import Renderer
-from web_dashboard.vision_bench import empty_view, random_view, score_observation, setup_view, still_frames
+from web_dashboard.vision_bench import (
+    calibrated_recognizer,
+    empty_view,
+    random_view,
+    score_observation,
+    setup_view,
+    still_frames,
+)
 
 
 def test_a_nudged_board_is_followed_and_read_right():
@@ -58,15 +65,12 @@ def test_a_board_nudged_less_than_its_tracking_points_notice_is_evidence_again()
     # Slid a millimetre: the localiser's points still agree at the old pose, but the board's margin ring and its
     # reader's ground patches see the 0.9 px move, and it read covered frame after frame for good. Covered and
     # still for a few frames, it is searched for once and re-aimed.
-    from vision.setup import learn_setup
     from web_dashboard.rendered import demo_look
 
     renderer = Renderer(4, "colored", demo_look().with_size(1280, 720), 3)
     rng = np.random.default_rng(3)
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng), 1),
-                          empty=still_frames(renderer, empty_view(4), 1))
+    rec = calibrated_recognizer(renderer, 4, rng, frames=1)
     view = random_view(4, rng)
-    rec = TableRecognizer(profile)
     rec.recognize(renderer.render(renderer.pieces(view), shake=False).image)
     boards = renderer.home.boards
     renderer.move_boards((boards[0], boards[1].moved(1.0, 0.5, math.radians(0.2)), *boards[2:]))
@@ -84,18 +88,15 @@ def test_an_empty_line_beside_new_tiles_on_a_small_far_board_re_aimed_half_a_pix
     # side faces lean over line 4's spaces; there the reader took the empty spaces for tiles (0.99), their colour
     # the marker's (the print's cream), which the line's vote over the tiles' colours made yellow at 0.99: three
     # phantom yellow tiles for the rest of the round, and the game stalled.
-    from vision.setup import learn_setup
 
     renderer = Renderer(2, "colored", Look.random(718, 1280, 720), 718)
     rng = np.random.default_rng(718)
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(2, rng), 1),
-                          empty=still_frames(renderer, empty_view(2), 1))
+    rec = calibrated_recognizer(renderer, 2, rng, frames=1)
     view = empty_view(2)
     view["boards"][0] = {**view["boards"][0], "pattern_lines": [["white"], ["red"] * 2, ["black"] * 3, [], []]}
     boards = renderer.home.boards
     renderer.move_boards((boards[0].moved(-5.544, 4.444, math.radians(-1.985)), *boards[1:]))
     frame = renderer.render(renderer.pieces(view), shake=False)
-    rec = TableRecognizer(profile)
     rec.localiser = None  # re-aimed where the localiser found it in the recorded game
     rec.set_board_corners(0, renderer.board_corners()[0] + np.array([0.4, 0.45]))
     obs = [rec.recognize(frame.image) for _ in range(3)][-1]
@@ -110,18 +111,15 @@ def test_a_hand_passing_over_a_small_far_board_is_no_still_scene_to_search_it_in
     # its patches hardly moved (motion 4-6, under MOTION_LEVEL), so after three frames the localiser searched it,
     # on the frame the hand left, and took a pose 3.5 px off (0.93 agreement): phantom floor tiles, and the game
     # stalled at move 24 of 88. The localiser's points changed by a quarter from frame to frame: no still scene.
-    from vision.setup import learn_setup
     from vision.synthetic.hands import Hand
 
     renderer = Renderer(4, "colored", Look.random(738, 1280, 720), 738)
     rng = np.random.default_rng(738)
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng), 1),
-                          empty=still_frames(renderer, empty_view(4), 1))
+    rec = calibrated_recognizer(renderer, 4, rng, frames=1)
     boards = renderer.home.boards
     renderer.move_boards((*boards[:2], boards[2].moved(4.974, 0.419, math.radians(-1.55)), boards[3]))
     view = random_view(4, rng)
     pieces = renderer.pieces(view)
-    rec = TableRecognizer(profile)
     for _ in range(4):  # the nudge is found once the scene has been still a couple of frames
         rec.recognize(renderer.render(pieces, shake=False).image)
     truth = renderer.board_corners()[2]
@@ -143,13 +141,10 @@ def test_a_board_with_no_sample_points_along_one_side_is_searched_for_when_slid(
     # side. Slid 7 mm (3.5 px) by the hand laying tiles at 13.2 s, its points agreed 0.76 and its top
     # side disagreed along 3 of 4 stretches, but the missing opposite side counted as agreeing: it was never
     # searched for, its floor read full of tiles from 13.4 s and the game stalled at move 7 of 88.
-    from vision.setup import learn_setup
 
     renderer = Renderer(4, "colored", Look.random(738, 1280, 720), 738)
     rng = np.random.default_rng(738)
-    profile = learn_setup(renderer.calibration(), still_frames(renderer, setup_view(4, rng), 1),
-                          empty=still_frames(renderer, empty_view(4), 1))
-    rec = TableRecognizer(profile)
+    rec = calibrated_recognizer(renderer, 4, rng, frames=1)
     # As learned in the game: no point on its bottom side (here the setup frame's noise leaves it a few).
     learned = rec.localiser.trackers[1]
     keep = learned.appearance.stretches // SEGMENTS != 2
