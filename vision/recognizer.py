@@ -56,6 +56,12 @@ CENTRE_RING = 1.06
 # never under the 15 % once asked without slack, so the board stayed 'covered' for the rest of the game); with
 # the slack 2-9 %, and a hand the board's print does not see 15-27 %.
 MOVED_RING_CHANGE = 0.1
+# ... or, whatever it looks like, once the board has read uncovered with nothing moving over it (its patches and
+# the localiser's points as in the frame before) this many frames running: near the edge of a small board the ring
+# reads the table through the blur, which a move changes (recorded tuning game 762, 4 players, board about 140 px
+# wide on wood, nudged 6 mm and turned 1.6 degrees: 16 % of the points changed, 31 % and 28 % along two edges, in
+# every frame, and the board read covered for the rest of the game; a hand over the margin does not lie still).
+MOVED_QUIET_FRAMES = 10
 MOVED_RING_SLACK = (-1.0, -0.5, 0.0, 0.5, 1.0)  # image pixels across the margin, inward positive
 BOARD_RING_INSET = 0.012  # the board's own margin, inside its outer edge
 # A nudged board carries its edge and contact shadow over the table rings round displays and the centre near it:
@@ -279,6 +285,7 @@ class _Board:
     before: np.ndarray | None = None  # the ring's reference before the move (ring_settled's), until confirmed
     trial: bool = False  # the ring recorded at the new pose from one frame only, not yet seen again so
     look: np.ndarray | None = None  # while on trial: the ring's look in the previous frame, if it differed
+    quiet: int = 0  # while moved or on trial: frames running it read uncovered with nothing moving over it
 
     def ring_settled(self, frame: np.ndarray, gain: np.ndarray | None, frame_size) -> bool:
         """Whether the margin ring at this (new) pose still looks as recorded: a point counts as unchanged when
@@ -497,8 +504,16 @@ class TableRecognizer:
         self._record_emptied_rings(frame, gain, factories, factory_checks, quiet)
         still = [not (r.occluded or c.occluded or c.glare > GLARE_SHARE) for r, c in zip(readings, checks)]
         motion = self._motion(samples, reaimed, still)
+        self._count_quiet(readings, motion)
         self._realign_still_covered(frame, readings, checks, motion, reaimed)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
+
+    def _count_quiet(self, readings: list[BoardReading], motion: list[float]) -> None:
+        """Per re-aimed board whose margin ring is not yet recorded again: frames running it read uncovered by its
+        reader, its patches hardly changed since the frame before and the localiser's points read as then."""
+        for i, (board, reading, m) in enumerate(zip(self.boards, readings, motion)):
+            quiet = not reading.occluded and m <= MOTION_LEVEL and (self.localiser is None or self.localiser.settled(i))
+            board.quiet = board.quiet + 1 if (board.moved or board.trial) and quiet else 0
 
     def _realign_still_covered(self, frame: np.ndarray, readings: list[BoardReading],
                                checks: list[OcclusionCheck], motion: list[float], reaimed: set[int]) -> None:
@@ -529,7 +544,8 @@ class TableRecognizer:
         games, tuning seed 6: board 0 then read covered in 287 of its 400 frames left), so the record is on trial
         until a frame looks like it; two frames running that look alike but not like it are recorded instead (a
         hand over the ring changes its look from frame to frame)."""
-        if reading.occluded or not board.ring_settled(frame, reading.gain, self.frame_size):
+        if reading.occluded or not (board.quiet >= MOVED_QUIET_FRAMES
+                                    or board.ring_settled(frame, reading.gain, self.frame_size)):
             board.look = None
             return
         look = board.ring.look(frame, reading.gain)
