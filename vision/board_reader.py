@@ -32,6 +32,9 @@ from vision.light import from_lab, light_gain, print_gains, to_lab, to_lab_plane
 GROUND_OCCLUDED_DELTA_E = 12.0  # median change of two never-covered ground patches that means "something is over it"
 GROUND_ALONE_DELTA_E = 20.0  # the same of one patch alone (seen obliquely, a tile's side face leans over the arrow
 # column's patch next to it: up to 19.7 on clean tuning frames, where 45 of 512 boards were flagged by one patch)
+# Tiles lean over the band's patches under them too (_ground_covered): two such patches changed, as under three
+# tiles on the last pattern line (recorded tuning game 718); more are a hand over the band.
+BAND_LEANING_PATCHES = 2
 SCORE_DARKENING = 22.0  # L* drop of a score space under the black cube
 SCORE_COVER_DELTA_E = 12.0  # median change of a score space, away from the cube, that means "something is over it"
 SCORE_COVER_SPACES = 3  # that many such spaces flag the board (clean tuning frames: at most 1)
@@ -114,6 +117,9 @@ class BoardReading:
     centre_lab: np.ndarray  # (57, 3) median Lab of each space's middle (print-referenced when there is a reference)
     gain: np.ndarray | None  # (3,) BGR gains from this frame's light to the setup light, measured on the ground
     track_doubt: tuple[int, ...] = ()  # score spaces changed near one another past SCORE_DOUBT_DELTA_E, if flagged by none
+    # The ground cue saw a change that tiles the board held at rest explain (_ground_covered's `under_tile`): read
+    # uncovered, but no frame to learn which tiles it holds from.
+    leaning: bool = False
 
 
 class BoardReader:
@@ -126,6 +132,7 @@ class BoardReader:
         self.uv = np.array([(s.u, s.v) for s in spaces])
         self.ground = np.flatnonzero(self.kind == GROUND)
         self.ground_beside = _ground_beside(spaces, self.ground)
+        self.ground_under = _ground_beside(spaces, self.ground, across=True)
         self.pattern_index = {s.index: i for i, s in enumerate(spaces) if s.kind == PATTERN}
         self.wall_index = {s.index: i for i, s in enumerate(spaces) if s.kind == WALL}
         self.floor_index = [i for i, s in enumerate(spaces) if s.kind == FLOOR]
@@ -257,18 +264,26 @@ class BoardReader:
     def _readings(self, occupancy: np.ndarray, colour_probs: np.ndarray, centre_lab: np.ndarray,
                   ground_change: np.ndarray, gains: np.ndarray | None, tracks: list[ScoreTrack], outsides: list[float],
                   filled: np.ndarray | None = None, unsure: np.ndarray | None = None,
-                  clipped: np.ndarray | None = None) -> list[BoardReading]:
+                  clipped: np.ndarray | None = None, held: np.ndarray | None = None) -> list[BoardReading]:
         """The readings of boards laid out as this one from their spaces' occupancy (B, N) and colours (B, N, 6)
         and their score `tracks`; pattern lines and floors by `filled` (B, N), their occupancy in fill order
         (_in_fill_order), when given, reported no surer than WASHED_TRUST at the `unsure` (B, N) spaces
         (_washed_out; a line's colour vote still weighs them as read), and their colours no surer than
         CLIPPED_COLOUR_TRUST where `clipped` (B, N): the print clipped at setup, or the board's glare is in doubt
-        (_colours_doubted). The boards go through each step
+        (_colours_doubted). The band's ground patches under a tile read now that the board `held` (B, N) when it
+        last lay at rest read uncovered are excused as _ground_covered says. The boards go through each step
         together: numpy's cost is mostly per call."""
         # A tile's side face and shadow lean over the ground patch beside it (the arrow column between a pattern
         # line and the wall): that patch is no witness of a hand.
-        beside = np.where(self.ground_beside >= 0, occupancy[:, np.maximum(self.ground_beside, 0)], 0.0).max(axis=2)
-        covered = _ground_covered(ground_change, beside > 0.5)
+        beside = self._tile_by(self.ground_beside, occupancy > 0.5)
+        covered = _ground_covered(ground_change, beside)
+        leaning = np.zeros(len(covered), bool)
+        if held is not None and covered.any():  # most frames: no board flagged, no band patch to excuse
+            # Only tiles read at rest before: a hand over the board makes the reader see tiles where it lies (recorded
+            # tuning game 761: six on board 2's floor line), which would excuse the very patches it covers.
+            under = self._tile_by(self.ground_under, (occupancy > 0.5) & held)
+            leaning = covered & ~_ground_covered(ground_change, beside, under)
+            covered &= ~leaning
 
         rows = occupancy if filled is None else filled
         shown = rows if unsure is None else _no_surer(rows, unsure)
@@ -290,8 +305,13 @@ class BoardReader:
             readings.append(BoardReading(occluded, out_of_view, confidence, occupancy[k], colour_probs[k], patterns[k],
                                          floors[k], walls[k], track.marker, track.confidence, ground_change[k],
                                          centre_lab[k], None if gains is None else gains[k],
-                                         () if occluded else track.doubt))
+                                         () if occluded else track.doubt, bool(leaning[k])))
         return readings
+
+    @staticmethod
+    def _tile_by(near: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+        """(B, G) whether any of the spaces `near` (G, k; -1: none) each ground patch holds a tile (`tiles` (B, N))."""
+        return np.where(near >= 0, tiles[:, np.maximum(near, 0)], False).any(axis=2)
 
     # ---- pieces of the reading --------------------------------------------------------------------------
     def _floor(self, occupancy: np.ndarray, colour_probs: np.ndarray,
@@ -394,18 +414,38 @@ def _no_surer(occupancy: np.ndarray, washed: np.ndarray) -> np.ndarray:
     return np.where(washed, np.clip(occupancy, 1.0 - WASHED_TRUST, WASHED_TRUST), occupancy)
 
 
-def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray) -> np.ndarray:
+def _ground_covered(ground_change: np.ndarray, beside_tile: np.ndarray,
+                    under_tile: np.ndarray | None = None) -> np.ndarray:
     """Is something over the board, by its never-covered ground patches' change (..., G); those `beside_tile`
     (..., G) do not count (recorded gray game 33: the arrow column's patches changed by over 12 beside a tile in
     5,038 of 17,330 board-frames without a hand, never beside none; the board was flagged covered in 1,641).
-    Per board (...)."""
+    Those `under_tile` (a tile above or below, across the band between the last pattern line and wall row and the
+    floor line) count only when a patch no tile explains changed too: a tile leans over them as well (recorded
+    tuning game 718: red tiles on pattern line 5 changed the band's patches under them by 14-22 delta E for 20 s,
+    the board read covered with no hand in over 100 frames), but a hand over the band changes them and more
+    (tuning seed 53: a hand over the wall's corner changed a band patch under a wall tile and one beside the floor
+    line, no other cue saw it), or a stretch of the band: more than BAND_LEANING_PATCHES of them (seed 625: a hand
+    over the band under a full last wall row changed three past GROUND_OCCLUDED_DELTA_E). Per board (...)."""
     change = np.where(beside_tile, 0.0, ground_change)
+    covered = _ground_changed(change)
+    if under_tile is None:
+        return covered
+    unexplained = np.where(under_tile, 0.0, change)
+    leaning = np.count_nonzero((change > GROUND_OCCLUDED_DELTA_E) & under_tile, axis=-1) <= BAND_LEANING_PATCHES
+    return _ground_changed(unexplained) | (covered & (np.any(unexplained > GROUND_OCCLUDED_DELTA_E, axis=-1)
+                                                      | ~leaning))
+
+
+def _ground_changed(change: np.ndarray) -> np.ndarray:
+    """Whether the ground patches' change (..., G) says something is over the board: two past
+    GROUND_OCCLUDED_DELTA_E or one past GROUND_ALONE_DELTA_E."""
     return (np.count_nonzero(change > GROUND_OCCLUDED_DELTA_E, axis=-1) >= 2) | np.any(change > GROUND_ALONE_DELTA_E,
                                                                                         axis=-1)
 
 
-def _ground_beside(spaces: list[Space], ground: np.ndarray) -> np.ndarray:
-    """(G, 4) for each ground patch the pattern-line, wall and floor spaces beside it, left and right (-1: none)."""
+def _ground_beside(spaces: list[Space], ground: np.ndarray, across: bool = False) -> np.ndarray:
+    """(G, 4) for each ground patch the pattern-line, wall and floor spaces beside it (-1: none): left and right,
+    or with `across` above and below, where their spans across overlap."""
     out = -np.ones((len(ground), 4), int)
     for g, i in enumerate(ground):
         near = []
@@ -414,7 +454,8 @@ def _ground_beside(spaces: list[Space], ground: np.ndarray) -> np.ndarray:
                 continue
             reach = spaces[i].side + other.side
             du, dv = abs(other.u - spaces[i].u), abs(other.v - spaces[i].v)
-            if du < 0.75 * reach and dv < 0.25 * reach:
+            along, off = (dv, du) if across else (du, dv)
+            if along < 0.75 * reach and off < (0.5 if across else 0.25) * reach:
                 near.append(j)
         out[g, :len(near[:4])] = near[:4]
     return out
@@ -522,9 +563,11 @@ def _score_neighbours(cube: np.ndarray, spaces: np.ndarray) -> np.ndarray:
 
 
 def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: list[np.ndarray], model: ColourModel,
-                outsides: list[float]) -> list[BoardReading]:
+                outsides: list[float], held: list[np.ndarray | None] | None = None) -> list[BoardReading]:
     """The readings of a table's boards. The spaces of every board with a reference go through each step together:
-    at these sizes numpy's cost is mostly per call, not per pixel; a board without a reference is read alone."""
+    at these sizes numpy's cost is mostly per call, not per pixel; a board without a reference is read alone.
+    `held`: per board, the main spaces (N,) bool that held a tile when it last lay at rest read uncovered, or None
+    (BoardReader._readings)."""
     readings: list[BoardReading | None] = [None] * len(readers)
     referenced = [i for i, r in enumerate(readers) if r.has_reference]
     look = _look(tuple(readers[i] for i in referenced), [mains[i] for i in referenced]) if referenced else None
@@ -568,10 +611,18 @@ def read_boards(readers: list[BoardReader], mains: list[np.ndarray], scores: lis
         read = boards[0]._readings(_no_surer(occupancy, washed), colour_probs.reshape(b, -1, colour_probs.shape[1]),
                                    centre_lab.reshape(b, -1, 3), look.ground_change, look.gains,
                                    [tracks[i] for i in referenced], [outsides[i] for i in referenced],
-                                   filled, washed, _colours_doubted(stack, glare_doubted, b))
+                                   filled, washed, _colours_doubted(stack, glare_doubted, b),
+                                   _held([held[i] for i in referenced] if held else [], occupancy.shape))
         for i, reading in zip(referenced, read):
             readings[i] = reading
     return readings
+
+
+def _held(held: list[np.ndarray | None], shape: tuple[int, int]) -> np.ndarray | None:
+    """(B, N) the boards' tiles held at rest (read_boards' `held`; none where not known), or None if none is."""
+    if all(h is None for h in held):
+        return None
+    return np.stack([np.zeros(shape[1], bool) if h is None else h for h in held])
 
 
 def _print_lit(boards: tuple[BoardReader, ...], stack: _Stack, look: _Look,

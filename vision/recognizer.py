@@ -261,6 +261,15 @@ def _arm_over_track(board: _Board, frame: np.ndarray, reading: BoardReading, che
     return replace(check, occluded=True) if np.count_nonzero(beside) >= SCORE_COVER_SPACES else check
 
 
+def _hold(boards: list[_Board], readings: list[BoardReading], still: list[bool], motion: list[float]) -> None:
+    """Each board's tiles as read where it lies at rest, read uncovered by every cue with no tile excused
+    (BoardReading.leaning; `still`: nor its margin ring nor glare): only those excuse the band's ground patches under
+    them later (board_reader._ground_covered), never tiles read while the board is in doubt."""
+    for board, reading, quiet, m in zip(boards, readings, still, motion):
+        if quiet and not reading.leaning and m <= MOTION_LEVEL:
+            board.held = reading.occupancy > 0.5
+
+
 def board_ring_order(per_edge: int = BOARD_RING_EDGE) -> np.ndarray:
     """board_ring_grid's points in turn round the board: its bottom and left edges run the other way."""
     e = per_edge
@@ -286,6 +295,7 @@ class _Board:
     trial: bool = False  # the ring recorded at the new pose from one frame only, not yet seen again so
     look: np.ndarray | None = None  # while on trial: the ring's look in the previous frame, if it differed
     quiet: int = 0  # while moved or on trial: frames running it read uncovered with nothing moving over it
+    held: np.ndarray | None = None  # its main spaces holding a tile when it last lay at rest read uncovered (_hold)
 
     def ring_settled(self, frame: np.ndarray, gain: np.ndarray | None, frame_size) -> bool:
         """Whether the margin ring at this (new) pose still looks as recorded: a point counts as unchanged when
@@ -477,7 +487,8 @@ class TableRecognizer:
                 reaimed.add(index)
         samples = [b.main.sample(frame) for b in self.boards]
         readings = read_boards([b.reader for b in self.boards], samples, [b.score.sample(frame) for b in self.boards],
-                               self.model, [float(b.main.outside.mean()) for b in self.boards])
+                               self.model, [float(b.main.outside.mean()) for b in self.boards],
+                               [b.held for b in self.boards])
         for b, r in zip(self.boards, readings):
             if b.moved or b.trial:
                 self._settle(b, frame, r)
@@ -505,6 +516,7 @@ class TableRecognizer:
         still = [not (r.occluded or c.occluded or c.glare > GLARE_SHARE) for r, c in zip(readings, checks)]
         motion = self._motion(samples, reaimed, still)
         self._count_quiet(readings, motion)
+        _hold(self.boards, readings, still, motion)
         self._realign_still_covered(frame, readings, checks, motion, reaimed)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
 
