@@ -6,6 +6,10 @@ out of view or moving is flagged occluded and its confidence capped low, so it i
 
 from __future__ import annotations
 
+from itertools import islice
+
+import numpy as np
+
 from calibration.colour_model import COLOURS
 from vision.board_reader import BoardReading
 from vision.counting import RegionCount
@@ -23,6 +27,27 @@ def wall_colour(row: int, column: int) -> str:
 
 def _r(p: float) -> float:
     return round(float(p), 4)
+
+
+# A value times 10**4 this near a half-way point (or past ROUND_SAFE) may have been rounded across it by the product
+# itself (under 2**-22 off for values under ROUND_SAFE): Python's exact rounding decides those.
+ROUND_SLACK = 1e-6
+ROUND_SAFE = 2.0 ** 31
+
+
+def _rounded(values: list[float]) -> list[float]:
+    """_r of each value, a board's hundreds at once (Python's round(p, 4) costs a decimal conversion each). round
+    takes the nearest of the values n / 10**4 to p (ties to even n); a product p * 10**4 rounded to its nearest whole
+    n, divided by 10**4 (an exact division, rounded as round's result is), is the same float, but where the
+    product's own rounding may have crossed a half-way point."""
+    scaled = np.array(values, np.float64) * 1e4
+    whole = np.rint(scaled)
+    out = (whole / 1e4).tolist()
+    with np.errstate(invalid="ignore"):  # infinities and NaN are round's
+        near_half = ~(0.5 - np.abs(scaled - whole) > ROUND_SLACK) | ~(np.abs(scaled) < ROUND_SAFE)
+    for i in np.flatnonzero(near_half).tolist():
+        out[i] = _r(values[i])
+    return out
 
 
 def board_json(reading: BoardReading, check: OcclusionCheck, motion: float, variant: str) -> dict:
@@ -51,19 +76,27 @@ def board_json(reading: BoardReading, check: OcclusionCheck, motion: float, vari
         if slot["empty"] < 0.5:
             floor.append(max((k for k in slot if k != "empty"), key=slot.__getitem__))
     confidence = min(reading.confidence, OCCLUDED_CONFIDENCE) if occluded else reading.confidence
+    # Every probability rounded at once, then laid out again in the same order (zip stops at a slot's last key
+    # before it takes a value past it).
+    rounded = iter(_rounded([*(v for slots in reading.pattern for slot in slots for v in slot.values()),
+                             *(p for row in reading.wall for p in row),
+                             *(v for slot in reading.floor for v in slot.values()),
+                             confidence, reading.score_confidence]))
+    probabilities = {
+        "pattern_lines": [[dict(zip(slot, rounded)) for slot in slots] for slots in reading.pattern],
+        "wall": [list(islice(rounded, len(row))) for row in reading.wall],
+        "floor": [dict(zip(slot, rounded)) for slot in reading.floor],
+    }
+    confidence = next(rounded)
+    probabilities["score_marker"] = next(rounded)
     return {
         "pattern_lines": lines,
         "wall": wall,
         "floor": floor,
         "score_marker": reading.score_marker,
         "occluded": bool(occluded),
-        "confidence": _r(confidence),
-        "probabilities": {
-            "pattern_lines": [[{k: _r(v) for k, v in slot.items()} for slot in slots] for slots in reading.pattern],
-            "wall": [[_r(p) for p in row] for row in reading.wall],
-            "floor": [{k: _r(v) for k, v in slot.items()} for slot in reading.floor],
-            "score_marker": _r(reading.score_confidence),
-        },
+        "confidence": confidence,
+        "probabilities": probabilities,
         "flags": {
             "covered": bool(reading.occluded and not reading.out_of_view) or check.occluded,
             "out_of_view": bool(reading.out_of_view),

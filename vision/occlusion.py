@@ -157,10 +157,11 @@ class RingGroup:
         return check_rings(self.rings, self.sampler.sample(frame), gain)
 
 
-def check_rings(rings: list[RingWatcher], samples: np.ndarray, gain: np.ndarray | None,
+def check_rings(rings: list[RingWatcher], samples: np.ndarray, gain: np.ndarray | list[np.ndarray | None] | None,
                 ignore: np.ndarray | None = None) -> list[OcclusionCheck]:
-    """RingWatcher.check of rings laid alike (RingGroup), from their samples (R, Q, P, 3) BGR and `ignore` (R,
-    P*Q) or None: each step one numpy pass over every ring, as a ring's check costs mostly per numpy call."""
+    """RingWatcher.check of rings laid alike (RingGroup), from their samples (R, Q, P, 3) BGR, the light's `gain`
+    (one for all, or a list: each ring's own) and `ignore` (R, P*Q) or None: each step one numpy pass over every
+    ring, as a ring's check costs mostly per numpy call."""
     flat = samples.reshape(len(rings), -1, 3)
     glare = np.mean(flat.min(axis=2) >= GLARE_LEVEL, axis=1)
     checks = [OcclusionCheck(0.0, float(g), False) for g in glare]
@@ -168,7 +169,10 @@ def check_rings(rings: list[RingWatcher], samples: np.ndarray, gain: np.ndarray 
     if not seen:
         return checks
     ring = rings[seen[0]]
-    lab = to_lab(samples[seen], gain).reshape(len(seen), -1, 3)
+    if isinstance(gain, list):
+        lab = np.stack([to_lab(samples[k], gain[k]).reshape(-1, 3) for k in seen])
+    else:
+        lab = to_lab(samples[seen], gain).reshape(len(seen), -1, 3)
     d = _changes([rings[k] for k in seen], lab, None if ignore is None else ignore[seen])
     arc = _arc(d, ring.circles) if ring.arcs else np.zeros(len(seen))
     hit = d.reshape(len(seen) * ring.circles, -1) > RING_DELTA_E

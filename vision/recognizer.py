@@ -39,6 +39,7 @@ from vision.occlusion import (
     RimWatcher,
     RingGroup,
     RingWatcher,
+    check_rings,
     circle_ring,
     polygon_ring,
 )
@@ -492,7 +493,11 @@ class TableRecognizer:
         for b, r in zip(self.boards, readings):
             if b.moved or b.trial:
                 self._settle(b, frame, r)
-        checks = [_arm_over_track(b, frame, r, b.ring.check(frame, r.gain)) for b, r in zip(self.boards, readings)]
+        # The boards' margin rings are laid alike: checked together, each in its board's light.
+        rings = [b.ring for b in self.boards]
+        checks = check_rings(rings, np.stack([ring.sample(frame) for ring in rings]), [r.gain for r in readings]) \
+            if rings else []
+        checks = [_arm_over_track(b, frame, r, c) for b, r, c in zip(self.boards, readings, checks)]
         checks = [_record_cube_corner(b, frame, r, c) for b, r, c in zip(self.boards, readings, checks)]
         gains = [r.gain for r in readings if r.gain is not None]
         visible = [r.gain for r in readings if r.gain is not None and not r.occluded]

@@ -4,7 +4,7 @@ are seeds from 10000)."""
 
 import numpy as np
 
-from vision.occlusion import _arc, _in_runs, _window_sum, _wrapped_sums
+from vision.occlusion import _arc, _in_runs, _window_sum, _wrapped_sums, check_rings
 from vision.recognizer import board_ring_order
 from web_dashboard.vision_bench import bench_frame
 
@@ -80,3 +80,18 @@ def test_wrapped_sums_runs_and_windows_go_round_the_circle():
                  for row in hit]
         assert np.array_equal(_in_runs(hit, k), brute)
     assert _in_runs(hit, 3)[0, [22, 23, 0]].all()
+
+
+def test_boards_rings_checked_together_each_in_its_light_read_as_checked_alone():
+    # The boards' margin rings go through check_rings together, each with its board's gain: each ring's check is
+    # the one it makes alone (RingWatcher.check) in that light, whichever ring comes where.
+    rec, _, frame = bench_frame(2, 2)
+    rings = [b.ring for b in rec.boards]
+    gains = [np.array([1.0, 1.0, 1.0], np.float32), None, np.array([1.4, 0.7, 1.1], np.float32),
+             np.array([0.6, 1.3, 0.8], np.float32)]
+    alone = [vars(ring.check(frame.image, gain)) for ring, gain in zip(rings, gains)]
+    assert len({a["changed"] for a in alone}) > 1  # the gains make a difference: a ring checked in another's light would show
+    for order in ([0, 1, 2, 3], [3, 2, 1, 0]):
+        samples = np.stack([rings[k].sample(frame.image) for k in order])
+        together = check_rings([rings[k] for k in order], samples, [gains[k] for k in order])
+        assert [vars(c) for c in together] == [alone[k] for k in order]
