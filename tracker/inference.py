@@ -238,7 +238,7 @@ class MoveTracker:
         boards = []
         through = set()
         for i, ev in enumerate(evidence.boards):
-            seen = self._seen_through(("board", i), ev, now, walls)
+            seen = self._seen_through(("board", i), ev, now, rest, walls)
             if seen.occluded != ev.occluded:
                 through.add(("board", i))
             ev = seen
@@ -286,7 +286,7 @@ class MoveTracker:
         self._through = frozenset(through)
         return TableEvidence(tuple(boards), tuple(factories), centre, now), tuple(hidden), frozenset(unsteady)
 
-    def _seen_through(self, region: Region, ev: BoardEvidence, now: float, walls: bool) -> BoardEvidence:
+    def _seen_through(self, region: Region, ev: BoardEvidence, now: float, rest: float, walls: bool) -> BoardEvidence:
         """A board vision flags covered, with each pattern-line slot and floor space that has read the same for
         COVER_STEADY_SECONDS kept as evidence and the others turned into none: it counts as in view if any place
         is kept (and, while walls count, its wall has read the same as long). Vision flags a board covered where
@@ -295,7 +295,14 @@ class MoveTracker:
         frames), and the tracker saw none of its moves and stalled for good. A hand over a board changes what is
         read under it from frame to frame; a place that stays put is the board (14 recorded tuning games, 600-615
         of today's vision, 604-609 of the last, 5 and 33: board-frames flagged covered whose whole reading had
-        stayed 1 s, 5,780 with no hand, 0.5 % of them misread somewhere, and 979 under a hand, 0.2 %)."""
+        stayed 1 s, 5,780 with no hand, 0.5 % of them misread somewhere, and 979 under a hand, 0.2 %).
+
+        A place that has read the same for the rest time, and was read so in a frame the board was in view, is kept
+        too: vision flags a board covered again for frames after the hand has left (recorded tuning game 701, 44.8 s:
+        board 3 in view one frame after the hand, then flagged for 0.8 s with no hand, read the same all along; the
+        move waited the 1 s). A reading made under a hand is rarely seen in view (recorded tuning games 744-761, 735,
+        750: pattern and floor lines read the same for 0.3-1 s under a cover flag, with a hand over the board 72.6 %
+        of them wrong if never read so in view, 1.8 % if read so in view; with no hand 1.5 % and 0.1 %)."""
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
         board = _BoardPlaces(ev)
         kept = []
@@ -304,7 +311,10 @@ class MoveTracker:
             seen = watch.held.get(key)
             if seen is None or seen[0] != reading:
                 watch.held[key] = seen = (reading, now)
-            if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE:
+            # watch.elements holds a place's reading in view with its since (_steady_board): equal to `seen`, this
+            # reading was read in view since it was first read.
+            if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE and not (
+                    watch.elements.get(key) == seen and now - seen[1] >= rest - REST_TOLERANCE):
                 board.forget(key, dists, j)
             else:
                 kept.append((key, seen))

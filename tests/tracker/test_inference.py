@@ -1093,6 +1093,43 @@ def test_a_board_flagged_covered_with_no_hand_over_it_counts_once_it_has_read_th
     assert game.state == truth
 
 
+def _a_move_then_a_frame_in_view_then_flagged(in_view_reads_the_move: bool) -> tuple:
+    """A move onto a board of a 2-player game; after the hand, the board in view for one frame (reading the move, or
+    the board as before it), then flagged covered with no hand over it, reading the move. Returns the truth, the
+    tracked game, the table (1 frame after the hand left) and the board as a region."""
+    truth, game, _ = started(2, seed=5)
+    table = Table(MoveTracker(game), truth)
+    table.frames(5)
+    player = truth.current_player
+    m = next(m for m in truth.legal_moves() if m.source != CENTRE and m.line == 1)
+    before = truth.to_table()
+    table.frames(3, occluded=regions_of(truth, m, player))
+    truth.play(m)
+    table.frames(1, table=None if in_view_reads_the_move else {**truth.to_table(), "boards": before["boards"]})
+    return truth, game, table, {("board", player)}
+
+
+def test_a_board_flagged_covered_again_after_a_frame_in_view_counts_once_its_places_have_rested():
+    # Recorded tuning game 701 (3 players, colored), 44.8 s: white laid on board 3's pattern line 2; the board, flagged
+    # covered under the hand, was in view in the next frame, then flagged again with no hand for 0.8 s, read the same
+    # in every frame. Its places then counted only after 1 s (COVER_STEADY_SECONDS): committed 0.9 s after the hand.
+    truth, game, table, board = _a_move_then_a_frame_in_view_then_flagged(in_view_reads_the_move=True)
+    table.frames(2, occluded=board)
+    assert game.state != truth  # 0.2 s since the hand left: not at rest yet
+    table.frames(1, occluded=board)
+    assert game.state == truth  # at rest, read so in view: 0.3 s after the hand left
+
+
+def test_a_board_flagged_covered_after_a_frame_in_view_that_read_it_otherwise_waits_for_its_places_to_hold():
+    # The frame in view read the board as before the move: what is read under the flag since was never seen in view,
+    # and counts only once it has read the same for COVER_STEADY_SECONDS.
+    truth, game, table, board = _a_move_then_a_frame_in_view_then_flagged(in_view_reads_the_move=False)
+    table.frames(8, occluded=board)
+    assert game.state != truth
+    table.frames(3, occluded=board)
+    assert game.state == truth
+
+
 def test_a_board_flagged_covered_that_reads_otherwise_frame_after_frame_does_not_count():
     truth, game, _ = started(2, seed=5)
     table = Table(MoveTracker(game), truth)
