@@ -277,6 +277,17 @@ OVERLAP = (0.9, 0.56, 0.1)
 # walls: 61, 5 taken off, 2 counts changed (both right now). Every tile within 1.1 sides: the same counts at 8 times
 # the fits (+3 % of counting's instructions).
 OVERLAP_WEAK = 1.1
+# Two touching tiles of one colour seen as one: picked between them (their pixels fill a core there as well as on
+# either), a tile's explained disc takes most of both and leaves a crescent of each, too thin to fill a core, on either
+# side of it. A blue, yellow or red tile found on a display is two, half a side either way along an axis through it,
+# where on both sides of it along that axis (a box TOUCHING[0] to TOUCHING[1] tile sides from its middle and within
+# half a side of the axis; on a diagonal, the quarter's square as far) what changed beyond every tile found covers
+# TOUCHING[2] tile areas or more, and what of that reads its colour TOUCHING[3]. Not black (a tile's shadow beside it
+# reads black) nor white (lit bevels read white). Tuning seeds 0-31 / check seeds 100-131, colored and gray walls,
+# seed 4's clipped lamp aside: tiles with both crescents over 0.35 and 0.02, 4 / 1 of touching pairs, none a lone
+# tile (white too: one lone tile).
+TOUCHING = (0.3, 1.4, 0.35, 0.02)
+TOUCHING_COLOURS = tuple(COLOURS.index(c) for c in ("blue", "yellow", "red"))
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -822,6 +833,42 @@ class RegionCounter:
                 self.doubts[r, c] = max(self.doubts[r, c], t.fill)
         return found
 
+    def _touching(self, found: list[Tile], label: np.ndarray, left: np.ndarray) -> list[Tile]:
+        """The tiles found, each blue, yellow or red one that is two touching tiles of its colour (TOUCHING) split in
+        two, up to each region's capacity. `left`: what changed beyond every tile found by colour (_beyond, the regions
+        stacked with a gap). Sums over boxes from integral images: every tile's at once."""
+        tiles = np.bincount([t.region for t in found if t.colour < len(COLOURS)], minlength=self.regions)
+        candidates = [t for t in found if t.colour in TOUCHING_COLOURS and tiles[t.region] < self.capacity]
+        if not candidates:
+            return found
+        axes, boxes = _axis_boxes(self.tile_side)
+        g, rows = self.size, left.shape[1]
+        colours = sorted({t.colour for t in candidates})
+        # (1 + colours, N (G + gap) + 1, G + 1): what changed, then what of it reads each colour, summed from the
+        # corner; each box clipped to its region.
+        moved, reads = left.astype(np.uint8), np.full(left.shape, -1, label.dtype)  # bytes: OpenCV sums them fastest
+        reads[:, :g] = label
+        sums = np.stack([cv2.integral(image.reshape(-1, g)) for image in
+                         [moved] + [moved * (reads == c) for c in colours]])
+        at = np.array([(t.region * rows, t.y, t.x, colours.index(t.colour) + 1) for t in candidates])
+        y0, x0, y1, x1 = (np.clip(at[:, 1 + i % 2, None, None] + boxes[:, i], 0, g) for i in range(4))
+        y0, y1 = y0 + at[:, :1, None], y1 + at[:, :1, None]
+        image = np.stack([np.zeros(len(at), int), at[:, 3]], axis=1)[..., None]
+        # (tiles, 2, axes): what changed and what of it reads the tile's colour, each axis's lesser half.
+        half = (sums[image, y1, x1] - sums[image, y0, x1] - sums[image, y1, x0] + sums[image, y0, x0])
+        half = half.reshape(len(at), 2, len(axes), 2).min(axis=3)
+        a = half[:, 0].argmax(axis=1)
+        best = half[np.arange(len(at)), :, a]
+        split = (best >= np.array([TOUCHING[2], TOUCHING[3]]) * self.tile_side ** 2).all(axis=1)
+        for t, (uy, ux), two in zip(candidates, axes[a], split):
+            if two and tiles[t.region] < self.capacity:
+                tiles[t.region] += 1
+                step = 0.5 * self.tile_side * np.array([uy, ux])
+                found = [o for o in found if o is not t] + [Tile(
+                    t.region, t.colour, int(np.clip(round(t.y + way * step[0]), 0, g - 1)),
+                    int(np.clip(round(t.x + way * step[1]), 0, g - 1)), t.fill, t.face) for way in (1, -1)]
+        return found
+
     def _top_lighter(self, lightness: np.ndarray, r: int, y: int, x: int) -> float:
         """How much lighter (L*) region `r`'s inscribed disc of a tile at (y, x) is on average than the empty
         table's (0 where none of it is seen)."""
@@ -869,13 +916,23 @@ class RegionCounter:
                 self.doubts[t.region, t.colour] = max(self.doubts[t.region, t.colour], t.fill)
         return kept
 
-    def _unseen_tiles(self, found: list[Tile], label: np.ndarray, changed: np.ndarray,
+    def _beyond(self, found: list[Tile], changed: np.ndarray) -> np.ndarray:
+        """(N, G + gap, G) float32, the regions stacked with a gap (no core straddles two): what changed since the
+        empty table beyond every tile found (their ERASE discs)."""
+        g, gap, erase = self.size, _stamp(0.5 * self.tile_side).shape[0] // 2, _stamp(ERASE * self.tile_side)
+        left = np.zeros((self.regions, g + gap, g), np.float32)
+        left[:, :g] = changed & self.inside
+        for t in found:
+            _erase(left[t.region, :g], t.y, t.x, erase)
+        return left
+
+    def _unseen_tiles(self, found: list[Tile], label: np.ndarray, left: np.ndarray,
                       lightness: np.ndarray | None) -> list[Tile]:
         """Tiles seen by their shape alone (UNSEEN_SHARE), fullest first, up to each region's capacity: where a
         tile's core and the square round it changed since the empty table beyond every tile found, its colour
         the one most of its disc reads as, but not white where the disc is darker than the empty display's
         (UNSEEN_WHITE); then black ones beside the tiles found (_unseen_black). Their fill is FULL: even odds, as
-        their colour is."""
+        their colour is. `left`: what changed beyond every tile found (_beyond); those found here are erased from it."""
         core, disc, erase = _core(self.tile_side), _stamp(0.5 * self.tile_side), _stamp(ERASE * self.tile_side)
         square = _core_square(self.tile_side)
         least = UNSEEN_SHARE * np.array([_core_pixels(self.tile_side), square ** 2], np.float32)
@@ -883,11 +940,7 @@ class RegionCounter:
         def full(image: np.ndarray) -> np.ndarray:  # how many times over each place is full enough, at worst
             return np.minimum(_filter(image, core) / least[0], _box_sum(image, square) / least[1])
 
-        g, gap = self.size, disc.shape[0] // 2  # regions stacked with a gap, so no core straddles two
-        left = np.zeros((self.regions, g + gap, g), np.float32)
-        left[:, :g] = changed & self.inside
-        for t in found:
-            _erase(left[t.region, :g], t.y, t.x, erase)
+        g = self.size
         tiles = []
         for r in np.flatnonzero((full(left.reshape(-1, g)).reshape(left.shape) >= 1.0).any(axis=(1, 2))):
             room = self.capacity - sum(t.region == r and t.colour < len(COLOURS) for t in found)
@@ -981,11 +1034,14 @@ class RegionCounter:
             if not self.allow_marker:
                 # In the centre, blurred tiles' halos on the table changed as many counts for the worse as for the
                 # better (tuning seeds 0-31 and check seeds 100-131: centres right 1183 -> 1183, 1226 -> 1225).
-                found += self._unseen_tiles(found, label, changed, lightness)
+                left = self._beyond(found, changed)  # _unseen_tiles erases the places it tries: a copy
+                found += self._unseen_tiles(found, label, left.copy(), lightness)
             if lightness is not None and not self.allow_marker:
                 found = self._standing(found, lightness)
             if lab is not None and not self.allow_marker:
                 found = self._halos(found, label, lab)
+            if not self.allow_marker:
+                found = self._touching(found, label, left)
         # Tiles never overlap in the centre either: touching tiles whose motifs read as no tile leave a core between
         # them as full as on either (check seed 127 gray frame 3: three touching black tiles read as four). Tuning and
         # check seeds, colored and gray walls: centres' colours weighed 352, one tile taken off (that one).
@@ -1240,6 +1296,24 @@ def _disc_offsets(side: float) -> tuple[np.ndarray, np.ndarray]:
     for o in offsets:
         o.setflags(write=False)
     return offsets
+
+
+@lru_cache
+def _axis_boxes(side: float) -> tuple[np.ndarray, np.ndarray]:
+    """Four axes through a tile's middle, (4, 2) unit (dy, dx): down, across and the two diagonals; and (8, 4) int,
+    per axis its two halves as boxes (top, left, bottom, right; the last two past the box) in pixels from the middle:
+    TOUCHING[0] to TOUCHING[1] tile sides along the axis and within half a side of it, or on a diagonal the square
+    of a quarter 1/sqrt(2) as far. Read-only."""
+    near, far, half = (round(f * side) for f in (TOUCHING[0], TOUCHING[1], 0.5))
+    dnear, dfar = (round(f * side / np.sqrt(2)) for f in (TOUCHING[0], TOUCHING[1]))
+    axes = np.array([(1.0, 0.0), (0.0, 1.0), (np.sqrt(0.5), np.sqrt(0.5)), (np.sqrt(0.5), -np.sqrt(0.5))])
+    boxes = np.array([(near, -half, far, half + 1), (-far, -half, 1 - near, half + 1),
+                      (-half, near, half + 1, far), (-half, -far, half + 1, 1 - near),
+                      (dnear, dnear, dfar, dfar), (1 - dfar, 1 - dfar, 1 - dnear, 1 - dnear),
+                      (dnear, 1 - dfar, dfar, 1 - dnear), (1 - dfar, dnear, 1 - dnear, dfar)])
+    for a in (axes, boxes):
+        a.setflags(write=False)
+    return axes, boxes
 
 
 @lru_cache
