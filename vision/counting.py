@@ -363,11 +363,11 @@ class RegionCounter:
         self._table_colour: int | None = None  # the colour the bare table reads as, in the centre (TABLE_FACE)
 
     def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None,
-                  glare: np.ndarray | None = None) -> None:
+                  glare: np.ndarray | None = None, displays_glare: float = 0.0) -> None:
         """The regions' (N, G, G, 3) BGR grids on the empty table, sampled like any frame; `print_gain` (N, 3)
         or (3,) brings each region to the light the print was measured in (None: a display's own cream card, the
         ring between its rosette and its rim, less the lamp's `glare` over it (N,); not for the centre, which
-        has none)."""
+        has none, and is told instead the most glare a display round it showed, `displays_glare`)."""
         smooth = self._smooth(bgr)
         self.empty = EmptyReference(to_lab(smooth))
         self.glare = np.zeros(self.regions, np.float32) if glare is None else np.asarray(glare, np.float32)
@@ -378,11 +378,14 @@ class RegionCounter:
             self.print_gain = np.broadcast_to(np.asarray(print_gain, np.float32), (self.regions, 3)).copy()
         # A region lit by another's card (the centre) and told no glare reads the lamp's reflection over it from
         # its own tiles, each new view, believed up to half the bare table's darkest channel (a display's, up to
-        # half its card's).
+        # half its card's), or up to the most a display round it showed: under the same lamp, a dark table's half
+        # bounds it too low. Recorded tuning game 749 (green felt, glare 0.87, bright glossy tiles, ceiling 33,
+        # displays' glare up to 110): the first move's red tile in the centre, washed pink by the lamp, read as the
+        # marker and the centre as one white tile at confidence 0.9-0.92 for 13 frames.
         self._glare_ceiling = None
         if print_gain is not None and glare is None:
             bare = np.median(smooth[self.inside].astype(np.float32), axis=0)
-            self._glare_ceiling = 0.5 * float(bare.min())
+            self._glare_ceiling = max(0.5 * float(bare.min()), float(displays_glare))
             _print_fit(self._classes())  # built now, not on the first frame
         self._table_colour = None
         if self.allow_marker and self.print_gain is not None:
