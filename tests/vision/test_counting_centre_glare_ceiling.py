@@ -46,3 +46,31 @@ def test_without_glare_on_the_displays_the_dark_tables_own_bound_stands():
     # The same black tiles under 40 of glare read right with the table's own bound alone.
     bare, dealt = _centre_under_the_lamp((25, 0, -5), 40.0)
     assert _centre_counts(bare, dealt, 0.0) == {"black": 4}
+
+
+@pytest.fixture(scope="module")
+def game_749():
+    """The look of recorded tuning game 749: a far camera, green felt, the lamp's glare 0.87 (the displays' up to
+    110, the felt's own bound 33), bright glossy tiles; its renderer and a recogniser set up on it."""
+    from vision.synthetic.look import Look
+    from vision.synthetic.render import Renderer
+    from web_dashboard.vision_bench import calibrated_recognizer
+
+    renderer = Renderer(3, "colored", Look.random(749, 1280, 720), 749)
+    return renderer, calibrated_recognizer(renderer, 3, np.random.default_rng([749, 5]))
+
+
+@pytest.mark.parametrize("tiles", [{"yellow": 2, "red": 2, "black": 1}, {"yellow": 1, "red": 1, "white": 2}])
+def test_yellow_tiles_under_the_lamp_in_game_749s_centre_are_read(game_749, tiles):
+    # Under more glare than the felt bounds it by, the yellow tiles' clipped red and green lost as much as the rest
+    # to the glare and read as no colour: read as bright as the sensor goes, they are yellow (8 placements each:
+    # 0 and 1 read right with the displays' glare alone, one without its yellow at 0.91).
+    from calibration.colour_model import COLOURS
+    from web_dashboard.vision_bench import empty_view
+
+    renderer, recognizer = game_749
+    view = empty_view(3)
+    view["center"], view["first_player"] = {**tiles, "first_player": True}, True
+    for salt in range(8):
+        centre = recognizer.recognize(renderer.render(renderer.pieces(view, salt=salt), shake=False).image)["center"]
+        assert {c: centre.get(c, 0) for c in COLOURS} == {c: tiles.get(c, 0) for c in COLOURS}, salt
