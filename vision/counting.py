@@ -371,14 +371,15 @@ class RegionCounter:
         self._mean: np.ndarray | None = None  # the regions averaged while they stay the same
         self._moved = np.ones(self.regions, bool)  # regions new to the steady average on the last frame
         self._glare_ceiling: float | None = None  # the most glare the centre's tiles may be read under (set_empty)
+        self._table_glare = math.inf  # the glare the bare table's own darkest channel bounds the centre's by
         self._table_colour: int | None = None  # the colour the bare table reads as, in the centre (TABLE_FACE)
 
     def set_empty(self, bgr: np.ndarray, print_gain: np.ndarray | None = None,
-                  glare: np.ndarray | None = None) -> None:
+                  glare: np.ndarray | None = None, displays_glare: float = 0.0) -> None:
         """The regions' (N, G, G, 3) BGR grids on the empty table, sampled like any frame; `print_gain` (N, 3)
         or (3,) brings each region to the light the print was measured in (None: a display's own cream card, the
         ring between its rosette and its rim, less the lamp's `glare` over it (N,); not for the centre, which
-        has none)."""
+        has none, and is told instead the most glare a display round it showed, `displays_glare`)."""
         smooth = self._smooth(bgr)
         self.empty = EmptyReference(to_lab(smooth))
         self.glare = np.zeros(self.regions, np.float32) if glare is None else np.asarray(glare, np.float32)
@@ -389,11 +390,15 @@ class RegionCounter:
             self.print_gain = np.broadcast_to(np.asarray(print_gain, np.float32), (self.regions, 3)).copy()
         # A region lit by another's card (the centre) and told no glare reads the lamp's reflection over it from
         # its own tiles, each new view, believed up to half the bare table's darkest channel (a display's, up to
-        # half its card's).
-        self._glare_ceiling = None
+        # half its card's), or up to the most a display round it showed: under the same lamp, a dark table's half
+        # bounds it too low. Recorded tuning game 749 (green felt, glare 0.87, bright glossy tiles, ceiling 33,
+        # displays' glare up to 110): the first move's red tile in the centre, washed pink by the lamp, read as the
+        # marker and the centre as one white tile at confidence 0.9-0.92 for 13 frames.
+        self._glare_ceiling, self._table_glare = None, math.inf
         if print_gain is not None and glare is None:
             bare = np.median(smooth[self.inside].astype(np.float32), axis=0)
-            self._glare_ceiling = 0.5 * float(bare.min())
+            self._table_glare = 0.5 * float(bare.min())
+            self._glare_ceiling = max(self._table_glare, float(displays_glare))
             _print_fit(self._classes())  # built now, not on the first frame
         self._table_colour = None
         if self.allow_marker and self.print_gain is not None:
@@ -509,14 +514,18 @@ class RegionCounter:
         # Each channel's level to its bits of the table's index (b << 10 | g << 5 | r), pixel by pixel through
         # OpenCV's lookup, region by region; the three summed.
         tables = q.astype(np.int16) << np.array([10, 5, 0], np.int16)
-        if not self.allow_marker:
+        if not self.allow_marker or self.glare[0] > self._table_glare:
             # A channel clipped (GLARE_LEVEL) is read as bright as the table goes: the lamp's glare over a display
             # pushes a light blue tile's blue channel past the sensor's top, and what is left of it read as white
             # or black (tuning seed 16, classic tiles, glare 0.44: 3 of 4 blue tiles on a display read black).
             # Regions right, tuning seeds 0-31 colored / gray walls, check seeds 100-131 colored / gray: 1208 /
             # 1198, 1254 / 1245 before; 1211 / 1207, 1254 / 1248 (channels from 240 / 245 / 254 on the tuning
             # seeds: 1207 / 1204, 1208 / 1208, 1209 / 1202); in the centre too 1209 / 1206, 1254 / 1247, where
-            # under cool lamps white tiles' clipped blue read blue.
+            # under cool lamps white tiles' clipped blue read blue. In the centre only under more glare than the bare
+            # table bounds it by (the displays' glare, set_empty): recorded tuning game 749's pale yellow tiles,
+            # their red and green clipped, lost as much as the rest to the glare and read as no colour (static
+            # renders of its look, 8 placements: yellow 1, red 1, white 2 read right 1 -> 8, one read without the
+            # yellow at 0.91 before; yellow 2, red 2, black 1: 0 -> 8).
             tables[:, GLARE_LEVEL:] = _TOP_LEVELS
         index = np.empty(patches.shape, np.int16)
         for r in range(self.regions):

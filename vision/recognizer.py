@@ -424,8 +424,10 @@ class TableRecognizer:
         self.factories.set_empty(displays, glare=glare)
         self.rims = RimWatcher(self.display_grids, displays, self.frame_size, self._displays, self._planes(),
                                self.factories.inside[0], self._blind_towards())
-        # The centre has no card of its own to measure the light by: the displays round it have.
-        self.centre.set_empty(centre[None], np.median(self.factories.print_gain, axis=0))
+        # The centre has no card of its own to measure the light by, nor to bound the lamp's glare by: the displays
+        # round it have.
+        self.centre.set_empty(centre[None], np.median(self.factories.print_gain, axis=0),
+                              displays_glare=float(self.factories.glare.max()))
 
     def _blind_towards(self) -> list[list[int]]:
         """Per display, the other displays its table ring is not watched towards (NEIGHBOUR_REACH)."""
