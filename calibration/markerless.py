@@ -12,7 +12,8 @@ is still: no hand moving). The search: Gauss-Newton on the points for a rigid mo
 current pose and from ORB matches of the print within a short step of it; the fit where more points agree wins. A pose is accepted only when most points agree with the reference there;
 otherwise (a hand resting on the board, a cup) the last good pose stays, and the same scene is not searched
 again. Points that mostly agree but not surely (a nudge of a few millimetres) get the same search once a still
-scene, its pose taken only if it agrees surely and clearly better.
+scene, its pose taken only if it agrees surely and clearly better. A found pose is aligned again in the next few
+still frames (`confirm`): one found in a frame a bumped camera blurred gives way to a sharper frame's.
 
 A nudged board moves rigidly on the table, so its new pose is the calibrated board homography composed with a
 rotation and translation in board coordinates: three parameters, fitted to sub-pixel precision. Searching only a
@@ -59,6 +60,12 @@ MAX_STEP = 0.12  # the largest move looked for between two accepted poses, board
 MAX_TURN = math.radians(10)
 GN_ITERATIONS = 12
 GN_DONE_PX = 0.05  # a Gauss-Newton step this small (pixels) ends the alignment
+# A pose found in a frame a bumped camera blurred lies up to a pixel off, and its points still agree surely in the
+# sharp frames after, so it stays (recorded tuning game 738, board 2: searched on a shaken frame, 0.75 px off, the
+# small far board's wall read 3-4 phantom tiles). The still frames after a search, this many, are aligned again
+# from the pose; a fit where the outline reads sharper than in the frame the pose was found in is taken (at its
+# fit a shaken frame's outline reads 0.55-0.81 of the template's contrast, a sharp one's 0.88-0.94).
+CONFIRM_FRAMES = 4
 
 
 def _gray(frame: np.ndarray) -> np.ndarray:
@@ -257,6 +264,8 @@ class BoardTracker:
     _before: np.ndarray | None = field(init=False, default=None)  # ... and in the one before it, at the same pose
     _still: int = field(init=False, default=0)  # frames in a row like their predecessor
     _searched: np.ndarray | None = field(init=False, default=None)  # the samples at the last search
+    _sharpness: float = field(init=False, default=1.0)  # _edge_contrast in the frame the pose was found in
+    _confirming: int = field(init=False, default=0)  # still frames left to align again in after a search
     _orb: cv2.ORB = field(init=False)
     _matcher: cv2.BFMatcher = field(init=False)
 
@@ -300,10 +309,34 @@ class BoardTracker:
         fit = self.refine(frame, float(agrees.sum() / inside.sum())) if steady else self.relocalise(frame)
         if fit is None:
             return False
-        self.pose = fit.pose
-        self._probe = Probe.at(self._image_points(self.pose), frame.shape)
-        self._before, self._previous = None, self._probe.read(frame)
+        self._take(fit.pose, frame)
+        self._confirming = CONFIRM_FRAMES
         return True
+
+    def confirm(self, frame: np.ndarray) -> bool:
+        """After `update` on the same frame, in the CONFIRM_FRAMES still frames after a search: align again from
+        the pose, and take the fit if the outline reads sharper there than in the frame the pose was found in (a
+        bumped camera blurred that one). True when the pose changed."""
+        if not self._confirming or not self.settled:
+            return False
+        if _agreement(self._previous, self.appearance.values, self._probe.inside, self._tolerance) < SURE:
+            return False  # something over the board
+        self._confirming -= 1
+        fit = self._align(frame, self.pose)
+        if fit is None or fit.agree < SURE:
+            return False
+        values, inside = sample(frame, self._image_points(fit.pose))
+        if _edge_contrast(values, self.appearance.values, inside) <= self._sharpness:
+            return False
+        self._take(fit.pose, frame)
+        return True
+
+    def _take(self, pose: np.ndarray, frame: np.ndarray) -> None:
+        """A new pose, found in `frame`: the points are read there from now on."""
+        self.pose = pose
+        self._probe = Probe.at(self._image_points(pose), frame.shape)
+        self._before, self._previous = None, self._probe.read(frame)
+        self._sharpness = _edge_contrast(self._previous, self.appearance.values, self._probe.inside)
 
     @property
     def settled(self) -> bool:
@@ -320,9 +353,8 @@ class BoardTracker:
         fit = self._best_fit(frame)
         if fit is None or fit.agree < max(SURE, now):
             return False
-        self.pose = fit.pose
-        self._probe = Probe.at(self._image_points(self.pose), frame.shape)
-        self._before, self._previous, self._searched, self._still = None, self._probe.read(frame), None, 0
+        self._take(fit.pose, frame)
+        self._searched, self._still, self._confirming = None, 0, CONFIRM_FRAMES
         return True
 
     def relocalise(self, frame: np.ndarray) -> Fit | None:
@@ -444,6 +476,18 @@ def _agreement(values: np.ndarray, reference: np.ndarray, inside: np.ndarray,
                tolerance: np.ndarray | None = None) -> float:
     """Share of the points in view that read as the reference."""
     return float(_agreeing(values, reference, inside, tolerance).sum() / max(int(inside.sum()), 1))
+
+
+def _edge_contrast(values: np.ndarray, reference: np.ndarray, inside: np.ndarray) -> float:
+    """How sharply the edge points read: the difference across each one's two sides, as a share of the
+    template's (after the light's gain). Motion blur takes it away."""
+    n = len(reference) // 3  # the edge points, then their sides one way, then the other (appearance_of)
+    both = inside[n:2 * n] & inside[2 * n:]
+    if inside.sum() < MIN_POINTS or not both.any():
+        return 0.0
+    gain, _ = _gain_fit(values[inside], reference[inside])
+    across = np.abs(values[n:2 * n] - values[2 * n:])[both].sum()
+    return float(gain * across / max(float(np.abs(reference[n:2 * n] - reference[2 * n:])[both].sum()), 1.0))
 
 
 def _looks_moved(disagree: np.ndarray, stretches: np.ndarray) -> bool:

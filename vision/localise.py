@@ -17,7 +17,8 @@ from calibration.markerless import BoardAppearance, BoardTracker, learn_appearan
 from calibration.profile import CalibrationProfile
 
 REPORT_PX = 1.0  # a pose that moved less than this (largest corner shift, pixels) is not worth new grids
-# ... unless the board's margin ring saw it move (realign): a ring's points change with a move of under a pixel
+# ... unless the board's margin ring saw it move (realign): a ring's points change with a move of under a pixel;
+# or a search's pose was found again in a sharper frame (BoardTracker.confirm): the one searched was blurred
 REALIGN_PX = 0.25
 LEARNED_KEY = "board_appearance"  # where the appearances go in the profile's learned data
 
@@ -50,10 +51,15 @@ class BoardLocaliser:
         return [t.corners for t in self.trackers]
 
     def update(self, frame: np.ndarray) -> list[tuple[int, np.ndarray]]:
-        """(board index, new corners) for each board whose pose moved by more than REPORT_PX since reported."""
+        """(board index, new corners) for each board whose pose moved by more than REPORT_PX since reported
+        (REALIGN_PX when the pose was found again in a sharper frame after a search)."""
         changed = []
         for i, tracker in enumerate(self.trackers):
-            if tracker.update(frame) and (corners := self._report(i, REPORT_PX)) is not None:
+            if tracker.update(frame):
+                corners = self._report(i, REPORT_PX)
+            else:  # a pose found again in a sharper frame than the search's is worth new grids for less
+                corners = self._report(i, REALIGN_PX) if tracker.confirm(frame) else None
+            if corners is not None:
                 changed.append((i, corners))
         return changed
 
