@@ -105,6 +105,17 @@ def test_an_empty_line_beside_new_tiles_on_a_small_far_board_re_aimed_half_a_pix
     assert score_observation(obs, view, frame.occluded).space_errors == 0
 
 
+def _game_738_board_2_nudged():
+    """Recorded tuning game 738's table (4 players, colored) with board 2 nudged as at 2 s, and a recogniser set up
+    on it before the nudge (the rng goes on to deal views)."""
+    renderer = Renderer(4, "colored", Look.random(738, 1280, 720), 738)
+    rng = np.random.default_rng(738)
+    rec = calibrated_recognizer(renderer, 4, rng, frames=1)
+    boards = renderer.home.boards
+    renderer.move_boards((*boards[:2], boards[2].moved(4.974, 0.419, math.radians(-1.55)), boards[3]))
+    return renderer, rng, rec
+
+
 def test_a_hand_passing_over_a_small_far_board_is_no_still_scene_to_search_it_in():
     # Recorded tuning game 738 (4 players, colored; board 2 far and small, nudged at 2 s): at 43.2-43.4 s player
     # 1's arm reached over board 2's near edge to display 4 and carried the tiles back. The board read covered,
@@ -113,11 +124,7 @@ def test_a_hand_passing_over_a_small_far_board_is_no_still_scene_to_search_it_in
     # stalled at move 24 of 88. The localiser's points changed by a quarter from frame to frame: no still scene.
     from vision.synthetic.hands import Hand
 
-    renderer = Renderer(4, "colored", Look.random(738, 1280, 720), 738)
-    rng = np.random.default_rng(738)
-    rec = calibrated_recognizer(renderer, 4, rng, frames=1)
-    boards = renderer.home.boards
-    renderer.move_boards((*boards[:2], boards[2].moved(4.974, 0.419, math.radians(-1.55)), boards[3]))
+    renderer, rng, rec = _game_738_board_2_nudged()
     view = random_view(4, rng)
     pieces = renderer.pieces(view)
     for _ in range(4):  # the nudge is found once the scene has been still a couple of frames
@@ -199,11 +206,7 @@ def test_a_board_found_again_in_a_shaken_frame_is_aimed_again_in_a_sharp_one():
     # 91.3 s in a frame a bumped camera blurred, 0.75 px off. Its points agreed surely at that pose in the sharp
     # frames after, so it stayed there, and once the wall tiling had filled its wall the wall read 3-4 phantom
     # tiles: the tracker waited for walls that did not add up, and the game stalled at move 52 of 88.
-    renderer = Renderer(4, "colored", Look.random(738, 1280, 720), 738)
-    rng = np.random.default_rng(738)
-    rec = calibrated_recognizer(renderer, 4, rng, frames=1)
-    boards = renderer.home.boards
-    renderer.move_boards((*boards[:2], boards[2].moved(4.974, 0.419, math.radians(-1.55)), boards[3]))
+    renderer, rng, rec = _game_738_board_2_nudged()
     view = empty_view(4)
     wall = [[None, "yellow", None, "black", "white"], ["white", "blue", None, None, "black"],
             ["black", None, "blue", "yellow", None], ["red", None, None, None, None], [None] * 5]
