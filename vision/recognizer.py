@@ -266,8 +266,8 @@ def _hold(boards: list[_Board], readings: list[BoardReading], still: list[bool],
     """Each board's tiles as read where it lies at rest, read uncovered by every cue with no tile excused
     (BoardReading.leaning; `still`: nor its margin ring nor glare): only those excuse the band's ground patches under
     them later (board_reader._ground_covered), never tiles read while the board is in doubt."""
-    for board, reading, quiet, m in zip(boards, readings, still, motion):
-        if quiet and not reading.leaning and m <= MOTION_LEVEL:
+    for board, reading, at_rest, m in zip(boards, readings, still, motion):
+        if at_rest and not reading.leaning and m <= MOTION_LEVEL:
             board.held = reading.occupancy > 0.5
 
 
