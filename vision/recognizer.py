@@ -295,7 +295,7 @@ class _Board:
     before: np.ndarray | None = None  # the ring's reference before the move (ring_settled's), until confirmed
     trial: bool = False  # the ring recorded at the new pose from one frame only, not yet seen again so
     look: np.ndarray | None = None  # while on trial: the ring's look in the previous frame, if it differed
-    quiet: int = 0  # while moved or on trial: frames running it read uncovered with nothing moving over it
+    quiet_frames: int = 0  # while moved or on trial: frames running it read uncovered with nothing moving over it
     held: np.ndarray | None = None  # its main spaces holding a tile when it last lay at rest read uncovered (_hold)
 
     def ring_settled(self, frame: np.ndarray, gain: np.ndarray | None, frame_size) -> bool:
@@ -532,7 +532,7 @@ class TableRecognizer:
         reader, its patches hardly changed since the frame before and the localiser's points read as then."""
         for i, (board, reading, m) in enumerate(zip(self.boards, readings, motion)):
             quiet = not reading.occluded and m <= MOTION_LEVEL and (self.localiser is None or self.localiser.settled(i))
-            board.quiet = board.quiet + 1 if (board.moved or board.trial) and quiet else 0
+            board.quiet_frames = board.quiet_frames + 1 if (board.moved or board.trial) and quiet else 0
 
     def _realign_still_covered(self, frame: np.ndarray, readings: list[BoardReading],
                                checks: list[OcclusionCheck], motion: list[float], reaimed: set[int]) -> None:
@@ -563,7 +563,7 @@ class TableRecognizer:
         games, tuning seed 6: board 0 then read covered in 287 of its 400 frames left), so the record is on trial
         until a frame looks like it; two frames running that look alike but not like it are recorded instead (a
         hand over the ring changes its look from frame to frame)."""
-        if reading.occluded or not (board.quiet >= MOVED_QUIET_FRAMES
+        if reading.occluded or not (board.quiet_frames >= MOVED_QUIET_FRAMES
                                     or board.ring_settled(frame, reading.gain, self.frame_size)):
             board.look = None
             return
