@@ -14,6 +14,7 @@ import collections
 import resource
 import statistics
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from vision.synthetic.animate import PEOPLE_PACE, GameAnimation, Pace
@@ -45,29 +46,52 @@ def _true_moves(log: list[dict]) -> list[dict]:
 
 
 def run_game(seed: int, players: int, variant: str, size=(1280, 720), pace: Pace = BENCH_PACE) -> GameScore:
-    from tracker.game import Game
-    from tracker.inference import MoveTracker
+    animation = GameAnimation(players, seed, variant, look=Look.random(seed, *size), pace=pace)
+    score = GameScore(seed, players, variant)
+    return score_game(score, animation.log, observed_frames(animation, score))
+
+
+def observed_frames(animation: GameAnimation, score: GameScore) -> Iterator[tuple[float, dict, object]]:
+    """(time, true event, observation) per rendered frame; the observation is None until the setup is learned.
+
+    Recognition time goes into `score.pipeline_seconds`; learning the setup happens once, so it is not timed."""
     from web_dashboard.capture import SetupCapture, simulated_press
 
-    score = GameScore(seed, players, variant)
-    animation = GameAnimation(players, seed, variant, look=Look.random(seed, *size), pace=pace)
-    profile = animation.renderer.calibration()  # what the person wrote, as `simulate` saves it
-    tracker = recognize = None
+    recognize = None
 
     def ready(_learned, recognizer) -> None:
         nonlocal recognize
         recognize = recognizer
 
-    capture = SetupCapture(profile, on_ready=ready)
+    capture = SetupCapture(animation.renderer.calibration(), on_ready=ready)  # what `simulate` saves
+    for frame in animation.frames():
+        if recognize is None:
+            press = simulated_press(animation, frame)
+            if press is not None:
+                capture.press(press)
+            yield frame.time, frame.truth["event"], capture(frame.image, frame.time)
+            continue
+        begin = time.perf_counter()
+        observation = recognize(frame.image, frame.time)
+        score.pipeline_seconds += time.perf_counter() - begin
+        yield frame.time, frame.truth["event"], observation
+
+
+def score_game(score: GameScore, log: list[dict], stream: Iterable[tuple[float, dict, object]]) -> GameScore:
+    """Feed a stream of (time, true event, observation) to a move tracker and score what it commits and flags
+    against the true log (which may still be growing as the stream plays). A recorded stream can be scored again
+    after a change to the tracker."""
+    from tracker.game import Game
+    from tracker.inference import MoveTracker
+
+    tracker = None
     committed_moves = 0
     alert_on = False
     illegal_windows: list[list[float]] = []  # [start, end] of each misplacement on the table
     alert_times: list[float] = []
     rest_at: dict[int, float] = {}  # true move index -> time the table came to rest after it
     true_index = 0
-    for frame in animation.frames():
-        event = frame.truth["event"]
-        t = frame.time
+    for t, event, observation in stream:
         stage = event.get("stage")
         if event["type"] == "move" and stage == "misplaced":
             if not illegal_windows or illegal_windows[-1][1] < t - 0.15:
@@ -77,24 +101,17 @@ def run_game(seed: int, players: int, variant: str, size=(1280, 720), pace: Pace
             rest_at.setdefault(true_index, t)
         elif event["type"] == "move" and stage == "reach" and true_index in rest_at:
             true_index += 1
-        if tracker is None:  # setting up: not timed (learning happens once, not per frame)
-            press = simulated_press(animation, frame)
-            if press is not None:
-                capture.press(press)
-            observation = capture(frame.image, t)  # None until the setup is learned
-            if observation is None:
-                continue
-            tracker = MoveTracker(Game.new(players, variant, start_player=animation.log[0]["start_player"]))
-            begin = time.perf_counter()
-        else:
-            begin = time.perf_counter()
-            observation = recognize(frame.image, t)
+        if observation is None:  # setting up
+            continue
+        if tracker is None:
+            tracker = MoveTracker(Game.new(score.players, score.variant, start_player=log[0]["start_player"]))
+        begin = time.perf_counter()
         status = tracker.observe(observation, t)
         score.pipeline_seconds += time.perf_counter() - begin
         score.frames += 1
         now_moves = [e for e in tracker.game.record.events_in_force() if e["type"] == "move"]
-        truth = _true_moves(animation.log)
         if len(now_moves) > committed_moves:
+            truth = _true_moves(log)  # the animation's log grows as it plays
             for i in range(committed_moves, len(now_moves)):
                 mine = {k: now_moves[i][k] for k in ("player", "source", "factory", "color", "line")}
                 if i >= len(truth) or mine != truth[i]:
@@ -111,13 +128,14 @@ def run_game(seed: int, players: int, variant: str, size=(1280, 720), pace: Pace
         score.problem = "no setup frame"
         return score
     final = tracker.game.state
-    truth_end = next((e for e in reversed(animation.log) if e["type"] == "end"), None)
-    moves_match = _true_moves(tracker.game.record.events_in_force()) == _true_moves(animation.log)
+    truth = _true_moves(log)
+    truth_end = next((e for e in reversed(log) if e["type"] == "end"), None)
+    moves_match = _true_moves(tracker.game.record.events_in_force()) == truth
     scores_match = truth_end is not None and final.final_scores is not None and \
         [f.score for f in final.final_scores] == truth_end["final_scores"]
     score.exact = moves_match and scores_match
     if not score.exact:
-        score.problem = f"round {final.round}, phase {final.phase}, moves {committed_moves}/{len(_true_moves(animation.log))}"
+        score.problem = f"round {final.round}, phase {final.phase}, moves {committed_moves}/{len(truth)}"
     score.illegal_total = len(illegal_windows)
     for start, end in illegal_windows:
         if any(start <= a <= end + ALERT_GRACE_S for a in alert_times):
