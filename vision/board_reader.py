@@ -1233,7 +1233,9 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
     n = lab.shape[1]
     delta = lab - ref.planes
     diff = _chroma(delta[1], delta[2], delta[0])  # (N, P, P) delta E
-    ground_change = _quantiles(diff[ground.ravel()].reshape(ground.size, -1), (50,))[0].reshape(ground.shape)
+    # The change's order within each patch, sorted once: its ground patches' median and every patch's top end.
+    ordered = np.sort(diff.reshape(n, -1), axis=1)
+    ground_change = _sorted_quantiles(ordered[ground.ravel()], (50,))[0].reshape(ground.shape)
     board_noise = np.maximum(_quantiles(ground_change, (50,))[0].astype(np.float64), 1.0)
     log_noise = np.repeat(np.log(board_noise), n // len(ground))
     noise = np.repeat(board_noise.astype(np.float32), n // len(ground))  # per space
@@ -1259,7 +1261,7 @@ def occupancy_features(lab: np.ndarray, ground: np.ndarray,
         ncc,
         log_noise,
         # Bevel highlights and gloss brighten, side faces and shadows darken a few pixels a lot.
-        np.log1p(_quantiles(diff.reshape(n, -1), (95,))[0] / noise),
+        np.log1p(_sorted_quantiles(ordered, (95,))[0] / noise),
         dl97 / 10.0,
         dl3 / 10.0,
         np.log1p(q90 / noise),
@@ -1357,14 +1359,18 @@ def _quantiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
     """np.percentile(rows, q, axis=1) for each q of float rows (N, M) (linear interpolation, as numpy's): one sort
     serves every q and skips numpy's per-call overhead that dominated the frame time (numpy's sort of float rows is
     vectorised; np.partition is slower at these sizes)."""
-    part = np.sort(rows, axis=1)
-    m = rows.shape[1]
+    return _sorted_quantiles(np.sort(rows, axis=1), qs)
+
+
+def _sorted_quantiles(ordered: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
+    """_quantiles of rows (N, M) already sorted along each row."""
+    m = ordered.shape[1]
     out = []
     for q in qs:
         pos = q / 100.0 * (m - 1)
         lo = int(np.floor(pos))
         hi, frac = min(lo + 1, m - 1), pos - lo
-        out.append(part[:, lo] * (1 - frac) + part[:, hi] * frac)
+        out.append(ordered[:, lo] * (1 - frac) + ordered[:, hi] * frac)
     return out
 
 
