@@ -109,6 +109,9 @@ class _RegionWatch:
     held: dict = field(default_factory=dict)
     # A board's places: place -> (whether a tile or the marker is read there, since when), while uncovered.
     occupied: dict = field(default_factory=dict)
+    # A display's or the centre's: since when vision has flagged it covered, None while it reads it in view
+    # (MoveTracker._chronic_flags).
+    flagged_since: float | None = None
 
 
 @dataclass
@@ -137,8 +140,10 @@ class MoveTracker:
     # The displays vision has read with tiles at better than even odds this deal (LEGIBLE_LOG_MISS).
     _deal_legible: set[int] = field(default_factory=set)
     # The regions the last _settle counted in view though vision flagged them covered (_seen_through,
-    # _counted_through).
+    # _counted_through); and the centre, if it counted it in view in spite of a flag that stood for seconds
+    # (_chronic_flags).
     _through: frozenset = frozenset()
+    _chronic: frozenset = frozenset()
     # Wall spaces seen occupied during a deal that the committed walls leave empty, and since when: (player, row,
     # column) -> time, for the game log's length in _walls_logged. A board's last view counts while it is covered.
     _walls_gained: dict[tuple[int, int, int], float] = field(default_factory=dict)
@@ -237,6 +242,8 @@ class MoveTracker:
         unsteady: set[Region] = set()
         boards = []
         through = set()
+        counted = [*((("factory", j), ev) for j, ev in enumerate(evidence.factories)), (("centre", 0), evidence.centre)]
+        self._chronic = self._chronic_flags(evidence, counted, now)
         for i, ev in enumerate(evidence.boards):
             seen = self._seen_through(("board", i), ev, now, rest, walls)
             if seen.occluded != ev.occluded:
@@ -255,11 +262,12 @@ class MoveTracker:
                 hidden.append(("board", i))
                 ev = dataclasses.replace(ev, occluded=True)
             boards.append(ev)
-        counted = [*((("factory", j), ev) for j, ev in enumerate(evidence.factories)), (("centre", 0), evidence.centre)]
         regions = []
         for region, ev in counted:
             seen = self._counted_through(region, ev, now)
-            if seen.occluded != ev.occluded:
+            if region in self._chronic:
+                seen = dataclasses.replace(ev, occluded=False)
+            elif seen.occluded != ev.occluded:
                 through.add(region)
                 self._rested_through(region, seen)
             ev = seen
@@ -366,6 +374,37 @@ class MoveTracker:
     def _marker_held(watch: _RegionWatch, now: float) -> bool:
         """Whether the centre's first-player marker (None for a display) has read the same for COVER_STEADY_SECONDS."""
         return now - watch.held["marker"][1] >= COVER_STEADY_SECONDS - REST_TOLERANCE
+
+    def _chronic_flags(self, evidence: TableEvidence, counted: list, now: float) -> frozenset[Region]:
+        """The centre, if vision has flagged it covered in every frame for CHRONIC_COVER_SECONDS and flags nothing
+        else on the table covered this frame but displays flagged as long: then it counts as in view (_settle).
+
+        A flag that stands that long is no hand passing by (a move's hand comes and goes in under a second) but a
+        look vision takes for one (the centre flagged all game in recorded tuning game 711). Counted through the flag
+        (_counted_through), the centre waits COVER_STEADY_SECONDS after each move, and nearly every move sends tiles
+        to it or takes them from it: recorded tuning game 707 re-scored with the centre's flag on in every frame
+        had 67 of its 73 commits 0.6-0.8 s after the table came to rest (0 with vision's own flags), and none of its
+        3 misplaced tiles flagged (all 3), an alert needing what the action changed in view; game 701 so re-scored
+        stalled in round 1 (a black tile read now 1, now 2, the counts never the same for a second).
+
+        A hand is about while anything else is flagged: a move's hand takes from the centre, then lays the tiles on
+        a board. Counted in view whatever else was flagged, the centre had rested 0.3 s after the take with the hand
+        still over the board, and places forgotten under the hand (_seen_through) took the tiles: one false move in
+        game 707 so re-scored (black to the floor line, not line 5). A display is no part of this: covered, its
+        readings are votes on the deal (_deal)."""
+        chronic, busy = False, any(b.occluded for b in evidence.boards)
+        for region, ev in counted:
+            watch = self._watch.setdefault(region, _RegionWatch(None, now))
+            if not ev.occluded:
+                watch.flagged_since = None
+                continue
+            if watch.flagged_since is None:
+                watch.flagged_since = now
+            if now - watch.flagged_since < CHRONIC_COVER_SECONDS - REST_TOLERANCE:
+                busy = True
+            elif region[0] == "centre":
+                chronic = True
+        return frozenset({("centre", 0)}) if chronic and not busy else frozenset()
 
     def _at_rest(self, region: Region, signature, occluded: bool, now: float, rest: float) -> bool:
         watch = self._watch.setdefault(region, _RegionWatch(None, now))
@@ -1576,6 +1615,12 @@ LEGIBLE_LOG_MISS = miss_cost(0.5)
 # How long a region vision flags covered must read the same before it counts as in view (_seen_through,
 # _counted_through).
 COVER_STEADY_SECONDS = 1.0
+# How long vision must have flagged the centre covered, every frame, before the flag counts for no hand
+# (_chronic_flags); a display flagged as long holds nothing else back. On 91 recorded tuning games (701, 707 and 713
+# whole, the first 7-14 moves of 700-760 and of the 3-player colored 719-833) vision flagged a display or the centre
+# covered 6,710 times running: 6,708 of them for 0.6 s or less, one 0.8 s, and one 2.7 s (game 718, display 1, as
+# the deal was laid).
+CHRONIC_COVER_SECONDS = 5.0
 # Wall tiles in view beyond the committed walls that say a tiling went by unseen. A round places one or two tiles
 # a player at the least; vision misreads 1-2 board spaces in 1,000 (bench vision), so two false wall tiles at
 # once, both at rest, are unlikely; and they would hold the deal back with this message, not make a false one.
