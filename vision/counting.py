@@ -288,6 +288,16 @@ OVERLAP_WEAK = 1.1
 # tile (white too: one lone tile).
 TOUCHING = (0.3, 1.4, 0.35, 0.02)
 TOUCHING_COLOURS = tuple(COLOURS.index(c) for c in ("blue", "yellow", "red"))
+# A tile's motif is inside its top, but a motif whose colour no class holds (the bright black tile's teal flower)
+# reads as no class though it changed since the empty table: a core round it is a ring of the tile's colour broken
+# by the hole, and the fullest cores lie off the tile's middle, over its side faces or a neighbour's (a white
+# tile's, its white darkened, reads black): two black tiles found on one (tuning seed 132, 640x480, tilted 43
+# degrees: its motif 0.1-0.2 tile areas). A patch that changed, reads as no class, has pixels of one class only
+# beside it and covers MOTIF[0] to MOTIF[1] tile areas is that class. Regions right, tuning seeds 100-139 / check
+# seeds 200-219, colored and gray walls, from 1561 / 774: patches up to 0.25 areas, 1565 / 773 (the speckle of
+# patchy matte black tiles, a few pixels each, filled too: two touching black tiles read as one solid blob, one
+# tile); from 0.05, 1565 / 774 (no region wrong that was right).
+MOTIF = (0.05, 0.25)
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -731,13 +741,16 @@ class RegionCounter:
     def count(self, frame: np.ndarray, model: ColourModel, gain: np.ndarray | None) -> list[RegionCount]:
         return self.count_labels(*self.classify_fast(frame, model, gain))
 
-    def _print_showing(self, found: list[Tile], lightness: np.ndarray) -> list[Tile]:
+    def _print_showing(self, found: list[Tile], lightness: np.ndarray, read: np.ndarray) -> list[Tile]:
         """The tiles found less the faint ones on a display, but black ones, under which the print still shows
-        (PRINT_SHOWING); those are doubts."""
+        (PRINT_SHOWING); those are doubts. Faint by the pixels `read` as their colour, motifs (_motifs) aside: a
+        patch of the print that changed, a hole in a crescent of the print's colour, is no motif of a tile."""
         disc = _stamp(0.5 * self.tile_side)
+        area = np.count_nonzero(disc)
         kept = []
         for t in found:
-            if t.colour != BLACK and t.face < PRINT_SHOWING[0]:
+            if t.colour != BLACK and np.count_nonzero(
+                    _under(read[t.region], t.y, t.x, disc) == t.colour) < PRINT_SHOWING[0] * area:
                 now = _under(lightness[t.region], t.y, t.x, disc)
                 then = _under(self.empty.lightness[t.region], t.y, t.x, disc)
                 if _correlation(now, then) > PRINT_SHOWING[1]:
@@ -1032,11 +1045,14 @@ class RegionCounter:
                      lightness: np.ndarray | None = None, lab: np.ndarray | None = None) -> list[RegionCount]:
         """Counts from per-pixel classes (N, G, G), each region's glare share, what changed there since the
         empty table, the frame's lightness (L*, (N, G, G)) and its L*a*b* ((N, G, G, 3); None: not known)."""
+        read = label
+        if changed is not None:  # what changed tells a motif that reads as no class from the print round a tile
+            label = self._motifs(label, changed)
         found = self.find_tiles(label)
         if changed is not None:
             found = self._changed_enough(found, changed)
             if lightness is not None and not self.allow_marker:
-                found = self._print_showing(found, lightness)
+                found = self._print_showing(found, lightness, read)
             found += self._sure_doubts(found, changed)
             if not self.allow_marker:
                 # In the centre, blurred tiles' halos on the table changed as many counts for the worse as for the
@@ -1089,6 +1105,35 @@ class RegionCounter:
             out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,
                                    marker_p, float(glare[r]), float(unexplained[r])))
         return out
+
+    def _motifs(self, label: np.ndarray, changed: np.ndarray) -> np.ndarray:
+        """The labels (N, G, G) with each patch that changed since the empty table yet reads as no class, is enclosed
+        by one class (no other pixel beside it, of another class or unchanged) and covers MOTIF tile areas, read as
+        that class: a tile's motif, which is inside its top."""
+        hole = changed & (label < 0) & self.inside
+        if not hole.any():
+            return label
+        flat = hole.reshape(-1, self.size).view(np.uint8)
+        count, patch = cv2.connectedComponents(flat, connectivity=4)
+        # Each pixel's class as a byte (class c c + 2, no class 1: with the empty table known, a pixel of a class
+        # changed); the least and the most of them round each patch (a 3x3 min and max filter, the patches
+        # themselves left out), patch by patch.
+        code = (label.reshape(flat.shape) + 2).astype(np.uint8)
+        square = np.ones((3, 3), np.uint8)
+        at = np.flatnonzero(flat)
+        most = cv2.dilate(code * (1 - flat), square).ravel()[at]
+        least = cv2.erode(code | (flat * 255), square).ravel()[at]
+        at, mine = patch.ravel()[at], at
+        high, low = np.zeros(count, np.uint8), np.full(count, 255, np.uint8)
+        np.maximum.at(high, at, most)
+        np.minimum.at(low, at, least)
+        size = np.bincount(at, minlength=count) / self.tile_side ** 2
+        motif = (low == high) & (low >= 2) & (size >= MOTIF[0]) & (size <= MOTIF[1])
+        if not motif.any():
+            return label
+        label = label.copy()
+        label.ravel()[mine] = np.where(motif[at], low[at].astype(np.int8) - 2, -1)
+        return label
 
     def _piece_shaped(self, r: int, tiles: list[Tile], changed: np.ndarray) -> bool:
         """Whether region `r` holds, beyond its `tiles` (their TILE_REACH discs), a place where what changed since
