@@ -1227,15 +1227,22 @@ def _centre_flagged_for_seconds(truth, game):
     return table, flag
 
 
-def test_a_move_is_committed_the_rest_time_after_the_hand_though_vision_has_flagged_the_centre_for_seconds():
-    # Recorded tuning game 707 re-scored with the centre flagged covered in every frame (as vision did all game in
-    # recorded tuning game 711): each move's leftovers in the centre counted only once read the same for 1 s, and
-    # 67 of 73 commits came 0.6-0.8 s after the table came to rest (0 with vision's own flags).
+def _move_made_while_the_centre_is_flagged():
+    """A move from a display, its hand over the display and the player's board, on a table whose centre has been
+    flagged for seconds. -> (truth, game, table, the flag, the move)"""
     truth, game, rng = started(seed=3)
     table, flag = _centre_flagged_for_seconds(truth, game)
     m = next(m for m in truth.legal_moves() if m.source != CENTRE and truth.factories[m.source][m.colour] < 4)
     table.frames(3, occluded=flag | regions_of(truth, m, truth.current_player))
     truth.play(m)
+    return truth, game, table, flag, m
+
+
+def test_a_move_is_committed_the_rest_time_after_the_hand_though_vision_has_flagged_the_centre_for_seconds():
+    # Recorded tuning game 707 re-scored with the centre flagged covered in every frame (as vision did all game in
+    # recorded tuning game 711): each move's leftovers in the centre counted only once read the same for 1 s, and
+    # 67 of 73 commits came 0.6-0.8 s after the table came to rest (0 with vision's own flags).
+    truth, game, table, flag, m = _move_made_while_the_centre_is_flagged()
     status = table.frames(4, occluded=flag)  # the first frame at rest and three more: 0.3 s
     assert status.committed and game.state == truth
 
@@ -1244,11 +1251,7 @@ def test_a_move_is_committed_though_vision_has_flagged_the_centre_for_seconds_an
     # Recorded tuning game 701 re-scored with the centre flagged covered in every frame: in round 1 vision read a
     # black tile there now once, now twice; counted through the flag the centre never read the same for 1 s, and the
     # game stalled. In view, the colours it reads steadily count (see the unsteady centre tests).
-    truth, game, rng = started(seed=3)
-    table, flag = _centre_flagged_for_seconds(truth, game)
-    m = next(m for m in truth.legal_moves() if m.source != CENTRE and truth.factories[m.source][m.colour] < 4)
-    table.frames(3, occluded=flag | regions_of(truth, m, truth.current_player))
-    truth.play(m)
+    truth, game, table, flag, m = _move_made_while_the_centre_is_flagged()
     committed = []
     for n in range(6):
         seen = truth.to_table()
@@ -1262,12 +1265,8 @@ def test_a_centre_flagged_for_seconds_waits_its_second_while_vision_flags_anythi
     # A hand is about while anything else is flagged: counted at the rest time with the hand still over a board
     # (recorded tuning game 707, the centre's flag on in every frame), the centre let places forgotten under the
     # hand take the tiles, and black went to the floor line for pattern line 5.
-    truth, game, rng = started(seed=3)
-    table, flag = _centre_flagged_for_seconds(truth, game)
-    m = next(m for m in truth.legal_moves() if m.source != CENTRE and truth.factories[m.source][m.colour] < 4)
+    truth, game, table, flag, m = _move_made_while_the_centre_is_flagged()
     other = next(j for j, f in enumerate(truth.factories) if j != m.source)
-    table.frames(3, occluded=flag | regions_of(truth, m, truth.current_player))
-    truth.play(m)
     assert not table.frames(4, occluded=flag | {("factory", other)}).committed
     table.frames(7, occluded=flag | {("factory", other)})  # the centre has read the same for 1 s
     assert game.state == truth
