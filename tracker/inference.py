@@ -140,10 +140,8 @@ class MoveTracker:
     # The displays vision has read with tiles at better than even odds this deal (LEGIBLE_LOG_MISS).
     _deal_legible: set[int] = field(default_factory=set)
     # The regions the last _settle counted in view though vision flagged them covered (_seen_through,
-    # _counted_through); and the centre, if it counted it in view in spite of a flag that stood for seconds
-    # (_chronic_flags).
+    # _counted_through).
     _through: frozenset = frozenset()
-    _chronic: frozenset = frozenset()
     # Wall spaces seen occupied during a deal that the committed walls leave empty, and since when: (player, row,
     # column) -> time, for the game log's length in _walls_logged. A board's last view counts while it is covered.
     _walls_gained: dict[tuple[int, int, int], float] = field(default_factory=dict)
@@ -243,7 +241,7 @@ class MoveTracker:
         boards = []
         through = set()
         counted = [*((("factory", j), ev) for j, ev in enumerate(evidence.factories)), (("centre", 0), evidence.centre)]
-        self._chronic = self._chronic_flags(evidence, counted, now)
+        chronic = self._chronic_flags(evidence, counted, now)
         for i, ev in enumerate(evidence.boards):
             seen = self._seen_through(("board", i), ev, now, rest, walls)
             if seen.occluded != ev.occluded:
@@ -265,7 +263,7 @@ class MoveTracker:
         regions = []
         for region, ev in counted:
             seen = self._counted_through(region, ev, now)
-            if region in self._chronic:
+            if region in chronic:
                 seen = dataclasses.replace(ev, occluded=False)
             elif seen.occluded != ev.occluded:
                 through.add(region)
