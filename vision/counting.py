@@ -1115,9 +1115,9 @@ class RegionCounter:
             return label
         flat = hole.reshape(-1, self.size).view(np.uint8)
         count, patch = cv2.connectedComponents(flat, connectivity=4)
-        # Each pixel's class as a byte (class c c + 2, no class 1: with the empty table known, a pixel of a class
-        # changed); the least and the most of them round each patch (a 3x3 min and max filter, the patches
-        # themselves left out), patch by patch.
+        # Each pixel's class as a byte: class c as c + 2, no class (the table, side faces, shadows) as 1. Then the
+        # least and the most of them round each patch (a 3x3 min and max filter, the patches themselves left out),
+        # patch by patch: one class all round when they are equal and at least 2.
         code = (label.reshape(flat.shape) + 2).astype(np.uint8)
         square = np.ones((3, 3), np.uint8)
         at = np.flatnonzero(flat)
