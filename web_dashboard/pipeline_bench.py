@@ -11,6 +11,9 @@ and the time from the table coming to rest after a move to its commit.
 from __future__ import annotations
 
 import collections
+import concurrent.futures
+import multiprocessing
+import os
 import resource
 import statistics
 import time
@@ -157,15 +160,51 @@ def latency_figures(latencies: list[float]) -> dict:
     }
 
 
-def pipeline_figures(games: int = 6, size=(1280, 720), verbose: bool = False) -> dict:
-    kinds = [(p, v) for v in ("colored", "gray") for p in (2, 3, 4)]
+GAME_KINDS = [(p, v) for v in ("colored", "gray") for p in (2, 3, 4)]
+
+
+def planned_games(games: int, size=(1280, 720)) -> list[tuple[int, int, str, tuple[int, int]]]:
+    """(seed, players, variant, size) of the bench's games: the kinds in turn, so any run mixes them all."""
+    return [(FIRST_SEED + g, *GAME_KINDS[g % len(GAME_KINDS)], size) for g in range(games)]
+
+
+def _play(plan: tuple[int, int, str, tuple[int, int]]) -> tuple[GameScore, float]:
+    """One planned game and the peak resident memory of the process that played it (MB)."""
+    seed, players, variant, size = plan
+    return run_game(seed, players, variant, size), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _pin_worker(cores) -> None:
+    # Each worker takes a core of its own, so every game is still played and timed on one core.
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {cores.get()})
+
+
+def pipeline_figures(games: int = 6, size=(1280, 720), verbose: bool = False,
+                     cores: list[int] | None = None) -> dict:
+    """Play the planned games, one core each: in this process, or in one worker process per core of `cores`
+    (distinct cores, so that a 100-game run can use the whole machine and still time each game on one core)."""
+    plan = planned_games(games, size)
+    if not cores or len(cores) == 1:
+        played: Iterable[tuple[GameScore, float]] = map(_play, plan)
+        return figures_of(played, games, verbose)
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked OpenCV threads
+    queue = context.Queue()
+    for core in cores:
+        queue.put(core)
+    with concurrent.futures.ProcessPoolExecutor(len(cores), mp_context=context, initializer=_pin_worker,
+                                                initargs=(queue,)) as pool:
+        return figures_of(pool.map(_play, plan), games, verbose)
+
+
+def figures_of(played: Iterable[tuple[GameScore, float]], games: int, verbose: bool) -> dict:
     results = []
-    for g in range(games):
-        players, variant = kinds[g % len(kinds)]
-        result = run_game(FIRST_SEED + g, players, variant, size)
+    peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    for g, (result, rss_mb) in enumerate(played):
         results.append(result)
+        peak_rss_mb = max(peak_rss_mb, rss_mb)
         if verbose:
-            print(f"game {g + 1}/{games}: seed {result.seed} {players}p {variant}: "
+            print(f"game {g + 1}/{games}: seed {result.seed} {result.players}p {result.variant}: "
                   f"{'exact' if result.exact else 'NOT exact (' + result.problem + ')'}, false moves "
                   f"{result.false_moves}, illegal {result.illegal_flagged}/{result.illegal_total}, "
                   f"false alerts {result.false_alerts}, commits 0.6 s or more after rest "
@@ -182,6 +221,6 @@ def pipeline_figures(games: int = 6, size=(1280, 720), verbose: bool = False) ->
         **latency_figures([x for r in results for x in r.latencies]),
         "fps_720p_one_core": frames / seconds if seconds else None,
         "frames": frames,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_rss_mb": peak_rss_mb,
         "not_exact": [f"seed {r.seed} {r.players}p {r.variant}: {r.problem}" for r in results if not r.exact],
     }

@@ -42,7 +42,13 @@ def bench_pipeline(args: argparse.Namespace) -> dict:
 
     if args.games is not None and args.games < 1:
         raise UserError("--games must be at least 1")
-    return pipeline_figures(args.games or 6, verbose=not args.json)
+    if args.jobs < 1:
+        raise UserError("--jobs must be at least 1")
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [0]
+    if args.jobs > len(cores):
+        raise UserError(f"--jobs {args.jobs}: the bench may use {len(cores)} core(s) here, and each game is "
+                        "played on a core of its own")
+    return pipeline_figures(args.games or 6, verbose=not args.json, cores=cores[:args.jobs])
 
 
 def bench_soak(args: argparse.Namespace) -> dict:
@@ -68,6 +74,8 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measured loop (default 3)")
     parser.add_argument("--games", type=int, default=None, help="number of games (pipeline bench)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="pipeline bench: games played at once, each in a process on a core of its own (default 1)")
     parser.add_argument("--hours", type=float, default=2.0, help="hours of recording to replay (soak bench, default 2)")
     parser.set_defaults(func=run)
 
@@ -75,7 +83,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise UserError("--seconds must be positive")
-    _pin_to_one_core()
+    if args.which != "pipeline" or args.jobs == 1:  # the pipeline bench pins its own workers
+        _pin_to_one_core()
     figures = BENCHES[args.which][0](args)
     if args.json:
         print(json.dumps(figures))
