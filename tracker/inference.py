@@ -912,14 +912,15 @@ class MoveTracker:
                             reverse=True)
             top, i = scored[0]
             board, _, label, detail = options[i]
-            second = max((v for v, j in scored[1:] if options[j][2] != label), default=float("-inf"))
+            second = max((v for v, j in scored[1:] if options[j][2] != label and (
+                options[j][2] != "wrong" or _read_with_a_tile(ev, options[j][3][0]))), default=float("-inf"))
             if top - second < self.settings.margin or label not in ("done", "wrong"):
                 self._tiled.pop(player, None)
                 waiting = waiting or f"{state.names[player]} is still tiling"
                 continue
             if label == "wrong":
                 self._tiled.pop(player, None)
-                self.alert = Alert(player, "wrong_wall_space", detail, now)
+                self.alert = Alert(player, "wrong_wall_space", detail[1], now)
                 return [], None
             self._tiled[player] = detail
         if waiting:
@@ -1807,7 +1808,8 @@ def _region_name(region: Region) -> str:
 
 def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel, float, str, object]]:
     """The board before tiling, part-way (rows done top to bottom), done, and done but for one tile on a space
-    where it may not go."""
+    where it may not go. Each with its prior, its label, and its detail: for "done" the columns chosen, for "wrong"
+    the space the tile went to ((row, column)) and the alert's words."""
     start = board_model(state, player)
     board = state.boards[player]
     full = [r for r in range(WALL_SIZE) if board.pattern_count[r] == r + 1]
@@ -1855,8 +1857,20 @@ def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel,
                       f"on column {c + 1} of the wall, where it may not go")
             for _, floor in finished:
                 # Wall occupancy is weaker evidence than colour (2 nats a space at 0.9): a lighter prior.
-                options.append((BoardModel(tuple(lines), floor, _freeze(wrong)), -1.0, "wrong", detail))
+                options.append((BoardModel(tuple(lines), floor, _freeze(wrong)), -1.0, "wrong", ((r, c), detail)))
     return options
+
+
+def _read_with_a_tile(ev: BoardEvidence, space: tuple[int, int]) -> bool:
+    """Whether vision reads a tile on this wall space, more likely than not: a tile put where it may not go holds a
+    board's tiling back only where one is read (_wall_tiling). A space read empty, or now with a tile and now without
+    (no evidence, _steady_wall), shows none. Weighed as a rival all the same, such a tile on a row whose full line had
+    no legal space differs from the true tiling by that one space, trails it by its prior alone (1 nat), and the
+    tiling waited for good: recorded tuning game 777 (4 players, gray), the game's last tiling, a forbidden space of
+    the row read either way from frame to frame all game. A tile put there changes the space and empties the line
+    in the same move, and until both have settled the tiling done is no likelier than the tiling part-way."""
+    empty, occupied = ev.wall[space[0]][space[1]]
+    return occupied > empty
 
 
 def _freeze(wall: list[list[int]]) -> tuple[tuple[int, ...], ...]:
