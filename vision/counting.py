@@ -630,16 +630,9 @@ class RegionCounter:
         reads as a black tile at its middle): the one whose colour fills more of the whole tile stays, the other
         is a doubt. Tuning seeds 0-7 at 720p: regions right 296 -> 301 of 320."""
         disc = _stamp(0.5 * self.tile_side)
-        half, area = disc.shape[0] // 2, np.count_nonzero(disc)
-        padded = np.full((self.regions, self.size + 2 * half, self.size + 2 * half), -1, label.dtype)
-        padded[:, half:-half, half:-half] = label
-
-        def own_share(t: Tile) -> float:
-            window = padded[t.region, t.y:t.y + 2 * half + 1, t.x:t.x + 2 * half + 1]
-            return np.count_nonzero(window[disc] == t.colour) / area
-
+        area = np.count_nonzero(disc)
         for t in tiles:
-            t.face = own_share(t)
+            t.face = _own_pixels(label, t, disc) / area
         if self.allow_marker:  # in the centre, a tile too is a square face (FACE, TABLE_FACE)
             for t in [t for t in tiles if t.colour < len(COLOURS)
                       and t.face < (TABLE_FACE if t.colour == self._table_colour else FACE)]:
@@ -749,8 +742,7 @@ class RegionCounter:
         area = np.count_nonzero(disc)
         kept = []
         for t in found:
-            if t.colour != BLACK and np.count_nonzero(
-                    _under(read[t.region], t.y, t.x, disc) == t.colour) < PRINT_SHOWING[0] * area:
+            if t.colour != BLACK and _own_pixels(read, t, disc) < PRINT_SHOWING[0] * area:
                 now = _under(lightness[t.region], t.y, t.x, disc)
                 then = _under(self.empty.lightness[t.region], t.y, t.x, disc)
                 if _correlation(now, then) > PRINT_SHOWING[1]:
@@ -1552,6 +1544,11 @@ def _under(image: np.ndarray, y: int, x: int, stamp: np.ndarray) -> np.ndarray:
     """The values of `image` under `stamp` centred on (y, x), clipped to the image."""
     window, mask = _stamped(image, y, x, stamp)
     return window[mask]
+
+
+def _own_pixels(label: np.ndarray, t: Tile, disc: np.ndarray) -> int:
+    """How many pixels of `disc` centred on tile `t`'s middle its region's labels (N, G, G) read as its colour."""
+    return np.count_nonzero(_under(label[t.region], t.y, t.x, disc) == t.colour)
 
 
 def _correlation(a: np.ndarray, b: np.ndarray) -> float:
