@@ -13,7 +13,6 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import multiprocessing
-import os
 import resource
 import statistics
 import time
@@ -176,8 +175,9 @@ def _play(plan: tuple[int, int, str, tuple[int, int]]) -> tuple[GameScore, float
 
 def _pin_worker(cores) -> None:
     # Each worker takes a core of its own, so every game is still played and timed on one core.
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {cores.get()})
+    from web_dashboard.commands.bench import pin_to_core
+
+    pin_to_core(cores.get())
 
 
 def pipeline_figures(games: int = 6, size=(1280, 720), verbose: bool = False,

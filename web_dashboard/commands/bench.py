@@ -10,11 +10,12 @@ import os
 from web_dashboard.errors import UserError
 
 
-def _pin_to_one_core() -> None:
-    # The targets are stated for one core; pinning keeps a 2-core machine's noise out of the figures.
+def pin_to_core(core: int | None = None) -> None:
+    """Run this process on `core` only (by default the first it may run on): the targets are stated for one core,
+    and pinning keeps a 2-core machine's noise out of the figures."""
     if hasattr(os, "sched_setaffinity"):
         try:
-            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0)) if core is None else core})
         except OSError:
             pass
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise UserError("--seconds must be positive")
     if args.which != "pipeline" or args.jobs == 1:  # the pipeline bench pins its own workers
-        _pin_to_one_core()
+        pin_to_core()
     figures = BENCHES[args.which][0](args)
     if args.json:
         print(json.dumps(figures))
