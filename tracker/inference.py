@@ -130,6 +130,7 @@ class MoveTracker:
     # Every reading of each display with tiles on it, and whether a player has begun taking from the displays.
     _deal_votes: dict[int, Counter] = field(default_factory=dict)
     _deal_taken: bool = False
+    _deal_taken_at: float = float("inf")  # when play was first seen to have begun
     # The displays read empty at rest after they were read with tiles at rest: taken from, whatever is read there
     # later (a hand's tiles over an empty display).
     _deal_emptied: set[int] = field(default_factory=set)
@@ -498,6 +499,9 @@ class MoveTracker:
                raw: TableEvidence | None = None) -> tuple[list[str], str | None]:
         """`raw`: the view as vision read it, walls and all (see _tiled_after)."""
         state = self.state
+        read = self._guess_read(evidence, raw or evidence)
+        if read:
+            return read, None
         evidence = self._unguessed(evidence)
         scorer = Scorer(evidence)
         committed = table_model(state)
@@ -629,6 +633,47 @@ class MoveTracker:
         for j in washed:
             factories[j] = dataclasses.replace(factories[j], occluded=True)
         return dataclasses.replace(evidence, factories=tuple(factories))
+
+    def _guess_read(self, evidence: TableEvidence, raw: TableEvidence) -> list[str]:
+        """A display dealt with a guess that still holds its tiles, now read at rest with all 4 surely, or as its
+        readings settle it (_settled_readings: a hand had covered it, or the round was dealt on patience,
+        _guess_wholes): the reading replaces the guess in the log (a logged correction), and the display is evidence
+        again."""
+        record = self.game.record
+        for guess in self._deal_guess():
+            j = guess["factory"]
+            if not self.state.factories[j]:
+                continue
+            if not raw.factories[j].occluded and sum(raw.factories[j].counts):
+                self._deal_votes.setdefault(j, Counter())[raw.factories[j].counts] += 1
+                self._deal_in_view.add(j)
+            f = evidence.factories[j]
+            if f.occluded or f.unsettled or sum(f.counts) != 4 or (
+                    f.log_miss > DEAL_LOG_MISS and self._settled_readings([j]).get(j) != f.counts):
+                continue
+            events = record.events_in_force()
+            start = max(i for i, e in enumerate(events) if e["type"] == "deal")
+            back = len(events) - start
+            if back > record.undoable:
+                return []
+            deal = [list(held) for held in events[start]["factories"]]
+            guessed = sorted(deal[j])
+            deal[j] = [COLOUR_NAMES[c] for c in range(5) for _ in range(f.counts[c])]
+            replayed = record.state_before(back).copy()
+            try:
+                replayed.deal(deal)
+                for e in events[start + 1:]:
+                    replayed.play(Move.from_json(e), e["player"])
+            except (InvalidDeal, IllegalMove):
+                continue
+            held = ", ".join(f"{deal[j].count(c)} {c}" for c in COLOUR_NAMES if c in deal[j])
+            unseen = _unseen_of([g for g in self._deal_guess() if g["factory"] != j])
+            self.game.correct(back, [{"type": "deal", "factories": deal, **({"unseen": unseen} if unseen else {})},
+                                     *events[start + 1:]],
+                              reason=f"factory display {j + 1} read clearly: it holds {held}")
+            said = "as guessed" if sorted(deal[j]) == guessed else "not as guessed"
+            return [f"factory display {j + 1} read clearly: it holds {held} ({said})"]
+        return []
 
     def _deal_guess(self) -> list[dict]:
         """The tiles the round's deal guessed (its log event's `unseen`), per display guessed."""
@@ -947,6 +992,7 @@ class MoveTracker:
         expected = min(4 * len(state.factories), sum(state.bag) + sum(state.lid))
         if self._deal_round != state.round:
             self._deal_round, self._deal_seen, self._deal_votes, self._deal_taken = state.round, {}, {}, False
+            self._deal_taken_at = float("inf")
             self._deal_legible, self._deal_covered, self._deal_in_view = set(), {}, set()
             self._deal_emptied, self._deal_doubts = set(), {}
             self._seen_since, self._seen = len(self.game.record.events), []  # the last round's views are no more
@@ -995,6 +1041,7 @@ class MoveTracker:
             elif sum(f.counts):
                 self._deal_covered.setdefault(j, Counter())[f.counts] += 1
         if self._deal_taken:
+            self._deal_taken_at = min(self._deal_taken_at, now)
             # The views since play began tell the order of the first moves apart, whether the deal is read from them
             # (_deal_with_hidden_display) or made before them (kept past the deal: _dealt). Views of the refill under
             # way are none of the round's tables.
@@ -1028,19 +1075,21 @@ class MoveTracker:
                 done = self._deal_with_hidden_display(evidence, others, hidden, expected - seen, now, unseen_tile)
                 if done:
                     return done, None
-        if unsure and not unseen and (len(unsure) > 2 or not self._deal_taken):
+        patient = now - self._deal_taken_at < DEAL_PATIENCE_SECONDS
+        if unsure and not unseen and (len(unsure) > 2 or not self._deal_taken) and patient:
             return [], f"waiting for a clearer view of factory display {unsure[0] + 1}"
         seen = sum(sum(c) for c in readings)
         unseen_tile = None
         # A display never read at rest, but read with tiles again and again (glare washes it out: vision reads it a
         # different way each frame), is as unclear as one read unsurely.
         washed_out = len(unseen) == 1 and sum(self._deal_votes.get(unseen[0], Counter()).values()) >= GUESS_VOTES
-        if expected == 4 * len(state.factories) and (not unseen or washed_out) and (
+        if expected == 4 * len(state.factories) and (not unseen or washed_out or not patient) and (
                 unsure or any(sum(c) != 4 for c in readings)):
             completed, unclear = self._full_displays(settled)
             unclear = sorted({*unclear, *unsure})
             if unclear:
-                guesses = self._guess_display(completed, unclear, raw)
+                guesses = self._guess_display(completed, unclear, raw) or (
+                    None if patient else self._guess_wholes(completed, unclear))
                 if guesses is None:
                     return [], f"waiting for a clearer view of factory display {unclear[0] + 1}"
                 for j, content, _ in guesses:
@@ -1238,6 +1287,36 @@ class MoveTracker:
             sum(n for r, n in votes.items() if _short_of(r, c)), _draws(pool, c), c), reverse=True)
         return (contents[0], {"factory": j, "tiles": 4}) if contents else None
 
+    def _guess_wholes(self, completed: list[tuple[int, ...]], unclear: list[int]
+                      ) -> list[tuple[int, tuple[int, ...], dict]] | None:
+        """Play has gone on DEAL_PATIENCE_SECONDS and displays are still unclear, more than _guess_display guesses
+        (recorded tuning game 801, round 1, under a lamp's glare: displays 5, 6 and 7, their black tiles read as white
+        or not at all in nearly every frame, display 5 taken from by the first move; the round was never dealt, nor
+        any move of the game committed). Every unclear display is dealt whole as a guess, the content its readings
+        and the bag make likeliest. While one holds its tiles its readings are no evidence (_unguessed) until they
+        settle it (_guess_read); the move that takes from it tells what it held (_recheck_deal, every content).
+        Only displays read with tiles DEAL_VOTES times or more: one never read so (a tracker restarted after the
+        players took from it) may be anything, and its deal is left to a person."""
+        votes = {j: self._deal_votes.get(j, Counter()) + self._deal_covered.get(j, Counter()) for j in unclear}
+        if any(sum(votes[j].values()) < DEAL_VOTES for j in unclear):
+            return None
+        deal = [(0,) * 5 if k in unclear else counts for k, counts in enumerate(completed)]
+        guesses = []
+        for n, j in enumerate(unclear):
+            pool = self._deal_pool()
+            for counts in deal:
+                pool = [p - c for p, c in zip(pool, counts)]
+            last = n == len(unclear) - 1
+            contents = [c for c in _FOUR if all(p >= x for p, x in zip(pool, c)) and (not last or self._dealable(
+                [c if k == j else counts for k, counts in enumerate(deal)]))]
+            if not contents:
+                return None
+            best = max(contents, key=lambda c: (
+                c == completed[j], sum(v for r, v in votes[j].items() if _short_of(r, c)), _draws(pool, c), c))
+            deal[j] = best
+            guesses.append((j, best, {"factory": j, "tiles": 4}))
+        return guesses
+
     def _split_reading(self, j: int) -> tuple[tuple[int, ...], dict] | None:
         """A display vision reads two ways, one tile's colour apart (recorded tuning game 711, round 1: display 3
         read as 2 blue, 1 black and 1 red or 1 yellow, 21 and 14 times): once play has begun and nearly every reading
@@ -1327,12 +1406,12 @@ class MoveTracker:
         # guessed one: the next move may have come before its places were read long enough.
         contradicted = self._contradicted[1] if self._contradicted[0] == len(record.events) else frozenset()
         # A display whose tiles were all guessed (washed out by glare, read a different way each frame).
-        washed_out = next((g["factory"] for g in guesses if g.get("tiles") == 4), None)
+        washed_out = {g["factory"] for g in guesses if g.get("tiles") == 4}
         # Taken from since the view's last commit: empty now (a display is emptied whole; a tile or two read there
         # is a misread; a washed-out display is read so while full: it must read empty) while the log still has
         # its tiles there.
         taken = tuple(j for j, f in enumerate(evidence.factories)
-                      if state.factories[j] and not f.occluded and sum(f.counts) < (1 if j == washed_out else 3))
+                      if state.factories[j] and not f.occluded and sum(f.counts) < (1 if j in washed_out else 3))
         if not taken:
             return []
         # A stalled view is searched again and again (a board misread): the deal is re-checked when a place has come
@@ -1350,7 +1429,7 @@ class MoveTracker:
         before = record.state_before(back)
         replays = []
         for display in taken:
-            for content in _other_contents(logged[display], whole=display == washed_out):
+            for content in _other_contents(logged[display], whole=display in washed_out):
                 deal = [list(f) for f in logged]
                 deal[display] = content
                 replayed = before.copy()
@@ -1375,7 +1454,7 @@ class MoveTracker:
         def options(guessed_depth: int) -> list[tuple]:
             # Only the two best contents decide; a content whose best explanation cannot come up to the second
             # best found so far (search_bound) is not searched: the likeliest bounds first.
-            bounded = sorted(((search_bound(replayed, scorer, depth(display, guessed_depth), display == washed_out)
+            bounded = sorted(((search_bound(replayed, scorer, depth(display, guessed_depth), display in washed_out)
                                + read(display, deal), i) for i, (display, deal, replayed) in enumerate(replays)),
                              key=lambda b: (-b[0], b[1]))
             found: list[tuple] = []
@@ -1388,7 +1467,7 @@ class MoveTracker:
                 explanations = [h for h in legal_hypotheses(replayed, scorer, depth=depth(display, guessed_depth))
                                 if not any(m.source in guessed - {display} and replayed.factories[m.source]
                                            for m in h.moves)]
-                if display == washed_out:
+                if display in washed_out:
                     # The first move from a washed-out display may break a rule: no alert could name it from the
                     # guessed deal (its leftovers in the centre are not the guess's; recorded tuning game 703).
                     explanations += illegal_hypotheses(replayed)
@@ -1399,7 +1478,7 @@ class MoveTracker:
 
         # Nothing to correct when no content's explanation could beat the view's best by the margin (a stalled view
         # is re-checked again and again: up to 69 contents, two moves deep).
-        if replays and max(search_bound(replayed, scorer, depth(display, 2), display == washed_out) + read(display, deal)
+        if replays and max(search_bound(replayed, scorer, depth(display, 2), display in washed_out) + read(display, deal)
                            for display, deal, replayed in replays) + BOUND_TOLERANCE - best_now < self.settings.margin:
             return []
         if self._deal_searches[0] != len(events):
@@ -1631,6 +1710,11 @@ WALLS_AHEAD_SECONDS = 1.0
 # running, each below DEAL_CONFIDENCE, was read right every time; 3 frames running, 97 %. A tile of a display
 # always read one short is guessed only after GUESS_VOTES readings.
 DEAL_VOTES, GUESS_VOTES, DEAL_AGREEMENT = 5, 10, 0.8
+# How long play may go on with displays of the deal still unclear before they are all dealt as guesses
+# (_guess_wholes): every second more is a move or so the tracker must catch up on once the deal is made (recorded
+# tuning game 801, round 1: dealt after 5 s, 4 moves behind, it was still unsure of the first moves' order 10 s
+# later; dealt after 2 s, it followed them).
+DEAL_PATIENCE_SECONDS = 2.0
 # A score bound (Scorer.bound) sums the same terms in another order: it may come out this much below the score.
 BOUND_TOLERANCE = 1e-9
 # A stalled view with nothing new in it is re-checked against other deals at most this often (seconds): it costs a
