@@ -659,12 +659,7 @@ class MoveTracker:
             deal = [list(held) for held in events[start]["factories"]]
             guessed = sorted(deal[j])
             deal[j] = [COLOUR_NAMES[c] for c in range(5) for _ in range(f.counts[c])]
-            replayed = record.state_before(back).copy()
-            try:
-                replayed.deal(deal)
-                for e in events[start + 1:]:
-                    replayed.play(Move.from_json(e), e["player"])
-            except (InvalidDeal, IllegalMove):
+            if _replayed(record.state_before(back), deal, events[start + 1:]) is None:
                 continue
             held = ", ".join(f"{deal[j].count(c)} {c}" for c in COLOUR_NAMES if c in deal[j])
             unseen = _unseen_of([g for g in self._deal_guess() if g["factory"] != j])
@@ -1432,14 +1427,9 @@ class MoveTracker:
             for content in _other_contents(logged[display], whole=display in washed_out):
                 deal = [list(f) for f in logged]
                 deal[display] = content
-                replayed = before.copy()
-                try:
-                    replayed.deal(deal)
-                    for e in events[start + 1:]:
-                        replayed.play(Move.from_json(e), e["player"])
-                except (InvalidDeal, IllegalMove):
-                    continue
-                replays.append((display, deal, replayed))
+                replayed = _replayed(before, deal, events[start + 1:])
+                if replayed is not None:
+                    replays.append((display, deal, replayed))
 
         def depth(display: int, guessed_depth: int) -> int:
             # One move since (two from a display dealt with a guess): each content costs a search.
@@ -1657,6 +1647,19 @@ def _other_contents(held: list[str], whole: bool) -> list[list[str]]:
             COLOUR_NAMES.index(c) for c in held)]
     return [[instead if k == held.index(was) else c for k, c in enumerate(held)]
             for was, instead in itertools.product(sorted(set(held)), COLOUR_NAMES) if instead != was]
+
+
+def _replayed(before: GameState, deal: list[list[str]], moves: list[dict]) -> GameState | None:
+    """The round played again from another deal (`before` it; the logged `moves` since): None if the bag cannot
+    give that deal or a move is then illegal."""
+    replayed = before.copy()
+    try:
+        replayed.deal(deal)
+        for e in moves:
+            replayed.play(Move.from_json(e), e["player"])
+    except (InvalidDeal, IllegalMove):
+        return None
+    return replayed
 
 
 def _guesses(deal: dict) -> list[dict]:

@@ -72,6 +72,18 @@ def played_under_a_hand(truth, feed, m, **kwargs) -> None:
     truth.play(m)
 
 
+def recording_moves(truth, feed, then: int = 0):
+    """(played, play): play(m) makes move `m` under a hand (played_under_a_hand), then feeds `then` frames of the
+    table; played lists (player, display, colour) of the moves made so."""
+    played = []
+
+    def play(m) -> None:
+        played.append((truth.current_player, m.source, COLOUR_NAMES[m.colour]))
+        played_under_a_hand(truth, feed, m)
+        feed(then)
+    return played, play
+
+
 def misread_feed(truth, tracker: MoveTracker, flagged, misread):
     """feed(frames, occluded=()): that many views of `truth` at FPS to `tracker`, the regions `occluded` and
     `flagged(n)` flagged covered, each view changed in place by `misread(obs, n, occluded)` (n counts from 1)."""
@@ -1873,12 +1885,7 @@ def test_two_unclear_displays_are_dealt_as_guesses_that_the_moves_from_them_corr
             short["counts"] = {**short["counts"], colour: short["counts"][colour] - 1}
 
     feed = misread_feed(truth, tracker, lambda n: (), misread)
-    played = []
-
-    def play(m) -> None:
-        played.append((truth.current_player, m.source, COLOUR_NAMES[m.colour]))
-        played_under_a_hand(truth, feed, m)
-
+    played, play = recording_moves(truth, feed)
     feed(12)
     play(next(m for m in truth.legal_moves() if m.source == 0))
     feed(14)
@@ -1915,13 +1922,7 @@ def test_three_unclear_displays_are_dealt_as_guesses_once_play_has_gone_on_a_whi
             short["confidence"] = 0.6
 
     feed = misread_feed(truth, tracker, lambda n: (), misread)
-    played = []
-
-    def play(m) -> None:
-        played.append((truth.current_player, m.source, COLOUR_NAMES[m.colour]))
-        played_under_a_hand(truth, feed, m)
-        feed(14)
-
+    played, play = recording_moves(truth, feed, then=14)
     feed(12)
     play(next(m for m in truth.legal_moves() if m.source == 0))
     assert game.state.phase == DEAL  # not yet: the displays may still be read clearly
