@@ -81,6 +81,7 @@ def recording_moves(truth, feed, then: int = 0):
         played.append((truth.current_player, m.source, COLOUR_NAMES[m.colour]))
         played_under_a_hand(truth, feed, m)
         feed(then)
+
     return played, play
 
 
@@ -1866,6 +1867,7 @@ def test_a_display_read_empty_at_rest_is_not_guessed_from_a_hand_over_it():
     assert "unseen" not in deal
     assert game.state == truth
 
+
 @pytest.mark.parametrize("seed", [3, 5])
 def test_two_unclear_displays_are_dealt_as_guesses_that_the_moves_from_them_correct(seed):
     # Recorded tuning game 720 (4 players, colored), round 4: display 2 always read a tile short and display 4 never
@@ -1897,7 +1899,6 @@ def test_two_unclear_displays_are_dealt_as_guesses_that_the_moves_from_them_corr
     assert game.state == truth
     moves = [e for e in game.record.events_in_force() if e["type"] == "move"]
     assert [(e["player"], e["factory"], e["color"]) for e in moves] == played
-
 
 
 def test_three_unclear_displays_are_dealt_as_guesses_once_play_has_gone_on_a_while():
@@ -1935,6 +1936,7 @@ def test_three_unclear_displays_are_dealt_as_guesses_once_play_has_gone_on_a_whi
     assert game.state == truth
     moves = [e for e in game.record.events_in_force() if e["type"] == "move"]
     assert [(e["player"], e["factory"], e["color"]) for e in moves] == played
+
 
 def _a_display_read_with_a_white_tile_for_its_black():
     """A 2-player deal whose display 2 is read surely with 2 white tiles for its black and white ones, logged so,
