@@ -15,6 +15,7 @@ import dataclasses
 import itertools
 import math
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tracker.evidence import (
@@ -661,7 +662,7 @@ class MoveTracker:
             deal[j] = [COLOUR_NAMES[c] for c in range(5) for _ in range(f.counts[c])]
             if _replayed(record.state_before(back), deal, events[start + 1:]) is None:
                 continue
-            held = ", ".join(f"{deal[j].count(c)} {c}" for c in COLOUR_NAMES if c in deal[j])
+            held = _described(deal[j])
             unseen = _unseen_of([g for g in self._deal_guess() if g["factory"] != j])
             self.game.correct(back, [{"type": "deal", "factories": deal, **({"unseen": unseen} if unseen else {})},
                                      *events[start + 1:]],
@@ -1247,15 +1248,7 @@ class MoveTracker:
         votes = self._deal_votes.get(j, Counter())
         if sum(votes.values()) < GUESS_VOTES:
             return None
-        pool = self._deal_pool()
-        for k, counts in enumerate(deal):
-            if k != j:
-                pool = [p - n for p, n in zip(pool, counts)]
-
-        def dealable(content: tuple[int, ...]) -> bool:
-            return all(p >= n for p, n in zip(pool, content)) and (not last or self._dealable(
-                [content if k == j else counts for k, counts in enumerate(deal)]))
-
+        pool, dealable = self._left_for(deal, j, last)
         if not whole:
             options = []
             for colour in range(5 if sum(reading) == 3 else 0):
@@ -1277,10 +1270,24 @@ class MoveTracker:
             # (recorded tuning game 720, round 4: display 4 read empty for 3 s, then a hand's 2 black tiles over it:
             # it was guessed whole, wrongly).
             return None
-        # The content most readings agree with, then the likeliest draw from the bag.
-        contents = sorted((c for c in _FOUR if dealable(c)), key=lambda c: (
-            sum(n for r, n in votes.items() if _short_of(r, c)), _draws(pool, c), c), reverse=True)
-        return (contents[0], {"factory": j, "tiles": 4}) if contents else None
+        content = _likeliest_content(filter(dealable, _FOUR), votes, pool)
+        return (content, {"factory": j, "tiles": 4}) if content is not None else None
+
+    def _left_for(self, deal: list[tuple[int, ...]], j: int, last: bool
+                  ) -> tuple[list[int], Callable[[tuple[int, ...]], bool]]:
+        """The tiles per colour the bag (or bag and lid) leaves for display j with the others dealt as in `deal`,
+        and whether a content of j can be dealt so (`last`: no other display is left to guess, so the whole deal
+        must be one the bag and lid can give)."""
+        pool = self._deal_pool()
+        for k, counts in enumerate(deal):
+            if k != j:
+                pool = [p - n for p, n in zip(pool, counts)]
+
+        def dealable(content: tuple[int, ...]) -> bool:
+            return all(p >= n for p, n in zip(pool, content)) and (not last or self._dealable(
+                [content if k == j else counts for k, counts in enumerate(deal)]))
+
+        return pool, dealable
 
     def _guess_wholes(self, completed: list[tuple[int, ...]], unclear: list[int]
                       ) -> list[tuple[int, tuple[int, ...], dict]] | None:
@@ -1298,16 +1305,10 @@ class MoveTracker:
         deal = [(0,) * 5 if k in unclear else counts for k, counts in enumerate(completed)]
         guesses = []
         for n, j in enumerate(unclear):
-            pool = self._deal_pool()
-            for counts in deal:
-                pool = [p - c for p, c in zip(pool, counts)]
-            last = n == len(unclear) - 1
-            contents = [c for c in _FOUR if all(p >= x for p, x in zip(pool, c)) and (not last or self._dealable(
-                [c if k == j else counts for k, counts in enumerate(deal)]))]
-            if not contents:
+            pool, dealable = self._left_for(deal, j, last=n == len(unclear) - 1)
+            best = _likeliest_content(filter(dealable, _FOUR), votes[j], pool, prefer=completed[j])
+            if best is None:
                 return None
-            best = max(contents, key=lambda c: (
-                c == completed[j], sum(v for r, v in votes[j].items() if _short_of(r, c)), _draws(pool, c), c))
             deal[j] = best
             guesses.append((j, best, {"factory": j, "tiles": 4}))
         return guesses
@@ -1495,7 +1496,7 @@ class MoveTracker:
                 and not self._held_long(table_model(replayed), best.table, now, logged_table))
         ):
             return []
-        held = ", ".join(f"{deal[display].count(c)} {c}" for c in COLOUR_NAMES if c in deal[display])
+        held = _described(deal[display])
         # A guessed tile elsewhere stays a guess until the move that takes from its display tells.
         unseen = _unseen_of([g for g in guesses if g["factory"] != display])
         self.game.correct(back, [{"type": "deal", "factories": deal, **({"unseen": unseen} if unseen else {})},
@@ -1649,6 +1650,11 @@ def _other_contents(held: list[str], whole: bool) -> list[list[str]]:
             for was, instead in itertools.product(sorted(set(held)), COLOUR_NAMES) if instead != was]
 
 
+def _described(tiles: list[str]) -> str:
+    """A display's tiles as a person says them: "2 blue, 1 red, 1 white"."""
+    return ", ".join(f"{tiles.count(c)} {c}" for c in COLOUR_NAMES if c in tiles)
+
+
 def _replayed(before: GameState, deal: list[list[str]], moves: list[dict]) -> GameState | None:
     """The round played again from another deal (`before` it; the logged `moves` since): None if the bag cannot
     give that deal or a move is then illegal."""
@@ -1742,6 +1748,14 @@ STALE_SEARCH_INTERVAL, SEARCHED_VIEWS = 1.0, 256
 def _short_of(reading: tuple[int, ...], content: tuple[int, ...]) -> bool:
     """Whether `reading` is `content`, or `content` with one tile missed."""
     return all(r <= c for r, c in zip(reading, content)) and sum(content) - sum(reading) <= 1
+
+
+def _likeliest_content(contents: Iterable[tuple[int, ...]], votes: Counter, pool: list[int],
+                       prefer: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
+    """Of `contents`, `prefer` if among them, else the one most `votes` agree with (a tile short at most), then the
+    likeliest draw from `pool`; None if there are none."""
+    return max(contents, key=lambda c: (c == prefer, sum(n for r, n in votes.items() if _short_of(r, c)),
+                                        _draws(pool, c), c), default=None)
 
 
 def _draws(pool: list[int], content: tuple[int, ...]) -> int:
