@@ -694,8 +694,9 @@ class MoveTracker:
         displays and the centre carry no evidence once the next round's refill is on them. If one explains every
         line and floor space in view but one at most (a move's commit allows a misread too: recorded tuning game
         600, a tile read on an emptied pattern line of a board flagged covered, frame after frame), clearly better
-        than every other, and a board in view is seen tiled, its moves are committed (the tiling then follows from
-        the same view)."""
+        than every other (those that leave the offer going, no move at all among them, included: see _shows_tiling
+        for a move committed so before it was made), and a board in view is seen tiled (_shows_tiling), its moves
+        are committed (the tiling then follows from the same view)."""
         state, seen = self.state, evidence
         if any(not f.occluded and sum(f.counts) for f in evidence.factories):
             evidence = dataclasses.replace(
@@ -705,13 +706,15 @@ class MoveTracker:
             b if b.occluded else dataclasses.replace(b, wall=r.wall) for b, r in zip(evidence.boards, raw.boards)))
         ranking = Scorer(walled)
         scored = []
+        untiled = float("-inf")  # the best legal explanation that leaves the offer going, no move at all included
         for h in hypotheses:
-            if not h.legal or not h.moves:
+            if not h.legal:
                 continue
             after = state.copy()
             for player, m in movers(state, h.moves):
                 after.play(m, player)
             if after.phase != WALL_TILING:
+                untiled = max(untiled, ranking.table(h.table) + h.prior)
                 continue
             boards, tiled = [], False
             for p, ev in enumerate(walled.boards):
@@ -719,14 +722,14 @@ class MoveTracker:
                            for b, _, label, _ in _tiling_options(after, p, ev) if label != "wrong"]
                 _, moved, board = max(options, key=lambda o: o[0])
                 boards.append(board)
-                tiled |= moved and not ev.occluded and board != h.table.boards[p]
+                tiled |= moved and not ev.occluded and _shows_tiling(ev, h.table.boards[p], board)
             seen_as = dataclasses.replace(h.table, boards=tuple(boards))
             scored.append((ranking.table(seen_as) + h.prior, seen_as, h, tiled))
         if not scored:
             return []
         scored.sort(key=lambda item: item[0], reverse=True)
         score, seen_as, best, tiled = scored[0]
-        rival = next((s for s, t, _, _ in scored[1:] if t != seen_as), float("-inf"))
+        rival = max(untiled, next((s for s, t, _, _ in scored[1:] if t != seen_as), float("-inf")))
         if (not tiled or sum(region_misfits(seen_as, evidence).values()) > self.settings.changed_misfits
                 or score - rival < self.settings.margin or self._hidden(seen, committed, best, unsteady)):
             return []
@@ -1344,16 +1347,23 @@ class MoveTracker:
         if len(over) != 1 or sum(r[over[0]] for r in readings) != pool[over[0]] + 1:
             return readings, None
         colour = over[0]
-        options = []  # (log-likelihood of the misread, display, colour it was)
+        options = []  # ((never read so, log-likelihood of the misread), display, colour it was)
         for j, reading in enumerate(readings):
             if not reading[colour] or j not in self._deal_seen:
                 continue
-            costs = self._deal_seen[j].colour_costs
+            seen = self._deal_seen[j]
+            # A tile of that colour its clearest reading lacked was added to make it whole (_full_displays): it is
+            # the guess, not what vision read surely on another display (recorded tuning game 864, round 5: display
+            # 2 read as 1 red and 2 white, made whole with a third white, and display 1's white tile, read surely,
+            # was dealt as blue).
+            added = reading[colour] > seen.counts[colour]
+            costs = seen.colour_costs
             left = [p - sum(r[c] for k, r in enumerate(readings) if k != j) for c, p in enumerate(pool)]
-            options += [(costs[colour] + costs[c], j, c) for c in range(5) if c != colour and left[c] > reading[c]]
+            options += [((added, costs[colour] + costs[c]), j, c) for c in range(5)
+                        if c != colour and left[c] > reading[c]]
         if not options:
             return readings, None
-        options.sort(key=lambda o: (-o[0], o[1], o[2]))
+        options.sort(key=lambda o: (not o[0][0], -o[0][1], o[1], o[2]))
         j = options[0][1]
         if any(k != j and likeliness >= options[0][0] for likeliness, k, _ in options):
             return readings, None  # no one display singled out (every one read as surely)
@@ -1972,6 +1982,18 @@ def _read_with_a_tile(ev: BoardEvidence, space: tuple[int, int]) -> bool:
     in the same move, and until both have settled the tiling done is no likelier than the tiling part-way."""
     empty, occupied = ev.wall[space[0]][space[1]]
     return occupied > empty
+
+
+def _shows_tiling(ev: BoardEvidence, before: BoardModel, after: BoardModel) -> bool:
+    """Whether a board's view shows it tiled from `before` to `after`: a tile on the wall where the tiling lays one,
+    read so on every such space. An emptied line or floor is not enough: a line read empty may be one whose move is
+    yet to come, and the floor's marker is missed for a frame now and then (recorded tuning game 869: the centre's
+    last black tile read as white, board 1's marker missed in one frame, and the round's last move, black to
+    pattern line 1, committed as made and tiled at once before its player had reached for it; the wall space it
+    would have filled read empty at 0.992, less sure than the empty line)."""
+    laid = [(r, c) for r in range(WALL_SIZE) for c in range(WALL_SIZE)
+            if after.wall[r][c] != EMPTY and before.wall[r][c] == EMPTY]
+    return bool(laid) and all(_read_with_a_tile(ev, space) for space in laid)
 
 
 def _freeze(wall: list[list[int]]) -> tuple[tuple[int, ...], ...]:
