@@ -1132,7 +1132,7 @@ class MoveTracker:
                 continue
             for r in range(WALL_SIZE):
                 for c in range(WALL_SIZE):
-                    if board.wall[r][c] == EMPTY and ev.wall[r][c][1] > ev.wall[r][c][0]:
+                    if board.wall[r][c] == EMPTY and _read_with_a_tile(ev, (r, c)):
                         self._walls_gained.setdefault((p, r, c), now)
                     else:
                         self._walls_gained.pop((p, r, c), None)
