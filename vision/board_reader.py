@@ -20,6 +20,7 @@ only as a lower bound (_log_likelihood).
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, fields
 
 import cv2
@@ -58,6 +59,11 @@ CLIPPED = 245.0  # a space's 8-bit median this bright at setup is (partly) clipp
 # surer than WASHED_TRUST either way: on such spaces of the tuning seeds 0-199 and 400-619, 73 of 367 held a tile.
 WASHED = 240.0
 WASHED_TRUST = 0.8
+# A line's slots read as two colours this much likelier (natural log) than as any one colour are reported as read,
+# not voted to one: tiles of another colour laid on a line are an illegal placement the tracker must see. Recorded
+# tuning game 895: 2 red tiles laid on 3 black ones, the black slots read black at 0.96-0.97 (red 0.001-0.002), the
+# red at 1.0; the vote read 5 red, 19 more likely as two colours, and the alert never came.
+MIXED_LINE_LOG_ODDS = math.log(1e4)
 # A tile's colour under a print clipped at setup is reported no surer than this: tiles read there on the tuning seeds
 # 0-199 and 400-619 had the wrong colour in 65 of 283 (8 of them at 0.9 or more; the spot's share, 23 %, as in
 # _colour_trust), and a line's vote over such slots was surer still.
@@ -336,16 +342,19 @@ class BoardReader:
         weighted = occ[..., None] * np.log(probs)
         votes = np.zeros((len(occ), 5, 5, N_COLOURS), weighted.dtype)  # line, slot (none past its length), colour
         votes[:, self.slot_line, self.slot_place] = weighted
-        vote = np.exp(votes.sum(axis=2))
+        one_colour = votes.sum(axis=2)  # (B, line, colour): log-likelihood of the line all that colour
+        vote = np.exp(one_colour - one_colour.max(axis=2, keepdims=True))
         vote /= vote.sum(axis=2, keepdims=True)
         line_vote = vote[:, self.slot_line]
-        # Keep a slot's own reading when it clearly disagrees with the line: that is an illegal placement the
-        # tracker must see, not noise to vote away.
-        own = (probs.max(axis=2) > 0.995) & (probs.argmax(axis=2) != line_vote.argmax(axis=2))
+        in_line = self.slot_line[:, None] == np.arange(5)
+        # Keep a slot's own reading when it clearly disagrees with the line, alone or with others of its line:
+        # that is an illegal placement the tracker must see, not noise to vote away.
+        as_read = (occ * np.log(probs.max(axis=2))) @ in_line  # (B, line): each slot its likeliest colour
+        two_colours = (as_read - one_colour.max(axis=2) > MIXED_LINE_LOG_ODDS)[:, self.slot_line]
+        own = ((probs.max(axis=2) > 0.995) | two_colours) & (probs.argmax(axis=2) != line_vote.argmax(axis=2))
         reported = shown[:, self.pattern_slots]
         # A slot over a clipped print is doubted, and with it every slot its line's vote speaks for.
         clipped = clipped[:, self.pattern_slots]
-        in_line = self.slot_line[:, None] == np.arange(5)
         doubt = ((clipped * occ) @ in_line)[:, self.slot_line] > 0.5
         mixed = _doubted(np.where(own[..., None], probs, line_vote), clipped | (doubt & ~own))
         mixed *= reported[..., None]
