@@ -298,6 +298,11 @@ TOUCHING_COLOURS = tuple(COLOURS.index(c) for c in ("blue", "yellow", "red"))
 # patchy matte black tiles, a few pixels each, filled too: two touching black tiles read as one solid blob, one
 # tile); from 0.05, 1565 / 774 (no region wrong that was right).
 MOTIF = (0.05, 0.25)
+# Under a lamp's strong glare a glossy tile's top mirrors it: a black or blue tile gleams pale and reads as white,
+# surely (recorded tuning games 862 and 889: a display's setup glare 50-60, black and blue tiles read white at
+# 0.94). Where a region's glare is GLEAM_DOUBT or more and it holds a tile read white, the count of every other
+# colour there is no surer than GLEAM_TRUST: a move that takes from it may tell what it held.
+GLEAM_DOUBT, GLEAM_TRUST = 40.0, 0.6
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -1094,6 +1099,8 @@ class RegionCounter:
             # 11 / 4830 for every colour alike.
             conf = {name: p * lookalike * (1.0 - (1.0 - clear) * math.sqrt(unexplained_colour[r, c]))
                     for c, (name, p) in enumerate(conf.items())}
+            if self.glare[r] >= GLEAM_DOUBT and counts.get("white"):
+                conf = {name: p if name == "white" else min(p, GLEAM_TRUST) for name, p in conf.items()}
             out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,
                                    marker_p, float(glare[r]), float(unexplained[r])))
         return out
