@@ -297,7 +297,7 @@ class MoveTracker:
     def _seen_through(self, region: Region, ev: BoardEvidence, now: float, rest: float, walls: bool) -> BoardEvidence:
         """A board vision flags covered, with each pattern-line slot and floor space that has read the same for
         COVER_STEADY_SECONDS kept as evidence and the others turned into none: it counts as in view if any place
-        is kept (and, while walls count, its wall has read the same as long). Vision flags a board covered where
+        is kept (while walls count, its wall spaces are places too). Vision flags a board covered where
         no hand is (a tile's shadow, a lamp's glare on its margin), at times for the rest of a round (recorded
         tuning game 600: board 1 from the round's fifth move to its tiling; 604: two of three boards in most
         frames), and the tracker saw none of its moves and stalled for good. A hand over a board changes what is
@@ -326,16 +326,30 @@ class MoveTracker:
                 board.forget(key, dists, j)
             else:
                 kept.append((key, seen))
-        wall = ev.signature[WALL_SIZE + 1:]
-        if wall != watch.held.get("wall", (None,))[0]:
-            watch.held["wall"] = (wall, now)
-        if not ev.occluded or not kept or (
-                walls and now - watch.held["wall"][1] < COVER_STEADY_SECONDS - REST_TOLERANCE):
+        wall, occupied = [list(row) for row in ev.wall], [list(row) for row in ev.signature[WALL_SIZE + 1]]
+        for r, c in itertools.product(range(WALL_SIZE), repeat=2):
+            key = ("wall", r, c)
+            seen = watch.held.get(key)
+            if seen is None or seen[0] != occupied[r][c]:
+                watch.held[key] = seen = (occupied[r][c], now)
+            if not walls:
+                continue
+            # A wall space rests on its own, as a place does (recorded tuning game 938, round 4: board 3 flagged
+            # covered through its tiling, one space read now with a tile, now without, and the whole wall never
+            # rested: the tiling waited 16 s, far into the next round).
+            if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE and not (
+                    watch.elements.get(key) == seen and now - seen[1] >= rest - REST_TOLERANCE):
+                wall[r][c], occupied[r][c] = (0.0, 0.0), None
+            else:
+                kept.append((key, seen))
+        if not ev.occluded or not kept:
             return ev
         for key, seen in kept:  # a place kept has rested (see _steady_board)
             if watch.elements.get(key, (None,))[0] != seen[0]:
                 watch.elements[key] = seen
-        return board.evidence(occluded=False)
+        seen_through = board.evidence(occluded=False)
+        return dataclasses.replace(seen_through, wall=_freeze(wall),
+                                   signature=(*seen_through.signature[:WALL_SIZE + 1], _freeze(occupied)))
 
     def _counted_through(self, region: Region, ev: CountEvidence, now: float) -> CountEvidence:
         """A display or the centre vision flags covered that reads tiles (or the marker), the same for
@@ -1392,13 +1406,14 @@ class MoveTracker:
                       unsteady: frozenset[Region], now: float, places_held: bool = False) -> list[str]:
         """Nothing explains the view, and a display the round's deal says still holds tiles is now empty: the deal
         may be wrong there (vision read one of its tiles as another colour in every reading, some of them sure; or
-        the guessed tile of a display always read a tile short, see _guess_display). Deal that display with each
-        content one tile's colour away from the logged one, play the round's moves again, and if one of them (and
-        the moves since) explains everything in view clearly better, replace the round (a logged correction), as
-        an unsure reading of a move is replaced (_recheck). Only what the view contradicts is reopened: a display
-        not yet taken from is still read as dealt. `best_now` scores the best explanation from the logged deal;
-        `logged_table` is its table. `places_held`: the board places a correction waited on have now read the same long
-        enough (_held_long), news however still the view."""
+        the guessed tile of a display always read a tile short, see _guess_display). Deal that display with every
+        other content of as many tiles, each weighed by how sure vision was of the colours it changes (_read_as: a
+        lamp's gleam makes several tiles of a display read white, recorded tuning game 889), play the round's moves
+        again, and if one of them (and the moves since) explains everything in view clearly better, replace the
+        round (a logged correction), as an unsure reading of a move is replaced (_recheck). Only what the view
+        contradicts is reopened: a display not yet taken from is still read as dealt. `best_now` scores the best
+        explanation from the logged deal; `logged_table` is its table. `places_held`: the board places a correction
+        waited on have now read the same long enough (_held_long), news however still the view."""
         state, record = self.state, self.game.record
         events = record.events_in_force()
         start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
@@ -1435,7 +1450,7 @@ class MoveTracker:
         before = record.state_before(back)
         replays = []
         for display in taken:
-            for content in _other_contents(logged[display], whole=display in washed_out):
+            for content in _other_contents(logged[display], whole=True):
                 deal = [list(f) for f in logged]
                 deal[display] = content
                 replayed = _replayed(before, deal, events[start + 1:])
@@ -1652,10 +1667,10 @@ def _deal_recheck_wait(stalled: float) -> float:
 
 def _other_contents(held: list[str], whole: bool) -> list[list[str]]:
     """What a display logged as holding `held` (colour names) may have held instead: every content one tile's colour
-    away, or with `whole` (its tiles all guessed), every other 4-tile content."""
+    away, or with `whole` every other content of as many tiles."""
     if whole:
-        return [[COLOUR_NAMES[c] for c in tiles] for tiles in _deal_of(_FOUR) if sorted(tiles) != sorted(
-            COLOUR_NAMES.index(c) for c in held)]
+        mine = sorted(COLOUR_NAMES.index(c) for c in held)
+        return [[COLOUR_NAMES[c] for c in tiles] for tiles in _deal_of(_contents(len(held))) if tiles != mine]
     return [[instead if k == held.index(was) else c for k, c in enumerate(held)]
             for was, instead in itertools.product(sorted(set(held)), COLOUR_NAMES) if instead != was]
 
@@ -1918,9 +1933,10 @@ def _region_name(region: Region) -> str:
 
 
 def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel, float, str, object]]:
-    """The board before tiling, part-way (rows done top to bottom), done, and done but for one tile on a space
-    where it may not go. Each with its prior, its label, and its detail: for "done" the columns chosen, for "wrong"
-    the space the tile went to ((row, column)) and the alert's words."""
+    """The board before tiling, part-way (rows done top to bottom), done, done with one tile in another legal column
+    (gray wall), and done but for one tile on a space where it may not go. Each with its prior, its label, and its
+    detail: for "done" the columns chosen, for "wrong" the space the tile went to ((row, column)) and the alert's
+    words."""
     start = board_model(state, player)
     board = state.boards[player]
     full = [r for r in range(WALL_SIZE) if board.pattern_count[r] == r + 1]
@@ -1954,6 +1970,19 @@ def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel,
     finished = [(BoardModel(tuple(lines), floor, _freeze(wall)), floor) for floor in {start.floor, ()}]
     options = [o for o in options if all(o[0] != b for b, _ in finished)]
     options += [(b, 0.0, "done", chosen) for b, _ in finished]
+    for r in full:
+        # Gray wall: the tile laid in the runner-up legal column is a rival the chosen one must beat, or nothing
+        # told the two apart (recorded tuning game 938, round 3: both spaces no evidence, the new tile's not yet
+        # read for a second through a cover flag, a flicker on the other; the first legal column was logged).
+        placed_at = chosen.get((player, r))
+        others = sorted((c for c in legal_by_row[r] if c != placed_at),
+                        key=lambda c: ev.wall[r][c][0] - ev.wall[r][c][1])
+        if placed_at is None or not others:
+            continue
+        other = [row[:] for row in wall]
+        other[r][placed_at], other[r][others[0]] = EMPTY, board.pattern_colour[r]
+        options += [(BoardModel(tuple(lines), floor, _freeze(other)), 0.0, "other column", None)
+                    for _, floor in finished]
     for r in full:
         colour = board.pattern_colour[r]
         placed_at = chosen.get((player, r))
