@@ -522,12 +522,11 @@ def test_a_wall_space_read_with_a_tile_one_frame_and_without_the_next_does_not_h
     assert game.state == truth
 
 
-def _a_full_line_with_no_legal_space():
-    """A 2-player gray game played at random (seed 61, found by search) to the tiling of round 7, where Ben's full
-    pattern line 1 has no legal space on his wall: the tracked game logged move by move with no views, its tracker
-    new. Returns the truth before the tiling, the tracked game, a table, and Ben's empty spaces of wall row 1."""
-    truth, game, rng = new_game(2, GRAY), Game.new(2, GRAY), random.Random(61)
-    while truth.round < 7 or truth.phase != WALL_TILING:
+def _gray_game_at_tiling(round_: int, seed: int):
+    """A 2-player gray game played at random to the tiling of round `round_` (earlier ones each line's tile in its
+    leftmost legal column), the tracked game logged move by move with no views. -> (truth, game)"""
+    truth, game, rng = new_game(2, GRAY), Game.new(2, GRAY), random.Random(seed)
+    while truth.round < round_ or truth.phase != WALL_TILING:
         if truth.phase == WALL_TILING:
             truth.tile_walls()
             game.tile_walls()
@@ -538,6 +537,14 @@ def _a_full_line_with_no_legal_space():
             m = legal[rng.randrange(len(legal))]
             truth.play(m)
             game.play(m)
+    return truth, game
+
+
+def _a_full_line_with_no_legal_space():
+    """A 2-player gray game played at random (seed 61, found by search) to the tiling of round 7, where Ben's full
+    pattern line 1 has no legal space on his wall: the tracked game logged move by move with no views, its tracker
+    new. Returns the truth before the tiling, the tracked game, a table, and Ben's empty spaces of wall row 1."""
+    truth, game = _gray_game_at_tiling(7, seed=61)
     board = truth.boards[1]
     assert board.pattern_count[0] == 1 and truth.legal_wall_columns(1, 0, board.pattern_colour[0]) == []
     return truth, game, Table(MoveTracker(game), truth), [c for c in range(5) if board.wall[0][c] == -1]
@@ -570,16 +577,10 @@ def test_a_tile_read_where_a_full_line_with_no_legal_space_may_not_put_it_is_fla
 
 
 def _a_gray_tiling(seed: int = 5):
-    """A 2-player gray game played at random to its first tiling, the tracked game logged move by move, its tracker
-    new; the truth then tiles each full line's tile in its last legal column. Returns the truth after the tiling,
+    """A 2-player gray game played at random to its first tiling (_gray_game_at_tiling), its tracker new; the truth
+    then tiles each full line's tile in its last legal column. Returns the truth after the tiling,
     the tracked game, a table, and per full line (player, row, column laid, first legal column)."""
-    truth, game, rng = new_game(2, GRAY), Game.new(2, GRAY), random.Random(seed)
-    game.deal(truth.deal_random(rng))
-    while truth.phase == OFFER:
-        legal = truth.legal_moves()
-        m = legal[rng.randrange(len(legal))]
-        truth.play(m)
-        game.play(m)
+    truth, game = _gray_game_at_tiling(1, seed)
     laid = []
 
     def last_column(player, row, colour, legal):
