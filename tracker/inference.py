@@ -315,33 +315,23 @@ class MoveTracker:
         board = _BoardPlaces(ev)
         kept = []
         for key, dists, j in board.places:
-            reading = _likeliest(dists[j])
-            seen = watch.held.get(key)
-            if seen is None or seen[0] != reading:
-                watch.held[key] = seen = (reading, now)
-            # watch.elements holds a place's reading in view with its since (_steady_board): equal to `seen`, this
-            # reading was read in view since it was first read.
-            if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE and not (
-                    watch.elements.get(key) == seen and now - seen[1] >= rest - REST_TOLERANCE):
+            seen = _held_through(watch, key, _likeliest(dists[j]), now, rest)
+            if seen is None:
                 board.forget(key, dists, j)
             else:
                 kept.append((key, seen))
         wall, occupied = [list(row) for row in ev.wall], [list(row) for row in ev.signature[WALL_SIZE + 1]]
         for r, c in itertools.product(range(WALL_SIZE), repeat=2):
-            key = ("wall", r, c)
-            seen = watch.held.get(key)
-            if seen is None or seen[0] != occupied[r][c]:
-                watch.held[key] = seen = (occupied[r][c], now)
-            if not walls:
-                continue
             # A wall space rests on its own, as a place does (recorded tuning game 938, round 4: board 3 flagged
             # covered through its tiling, one space read now with a tile, now without, and the whole wall never
             # rested: the tiling waited 16 s, far into the next round).
-            if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE and not (
-                    watch.elements.get(key) == seen and now - seen[1] >= rest - REST_TOLERANCE):
+            seen = _held_through(watch, ("wall", r, c), occupied[r][c], now, rest)
+            if not walls:
+                continue
+            if seen is None:
                 wall[r][c], occupied[r][c] = (0.0, 0.0), None
             else:
-                kept.append((key, seen))
+                kept.append((("wall", r, c), seen))
         if not ev.occluded or not kept:
             return ev
         for key, seen in kept:  # a place kept has rested (see _steady_board)
@@ -1914,6 +1904,19 @@ class _BoardPlaces:
             signature=(*(tuple(part) for part in self._signature), *self._ev.signature[WALL_SIZE + 1:]), **changes)
 
 
+def _held_through(watch: _RegionWatch, key: tuple, reading, now: float, rest: float) -> tuple | None:
+    """A covered board's place or wall space read as `reading` (noted in watch.held with its since): (reading, since)
+    if it has read so for COVER_STEADY_SECONDS, or for the rest time and was read so in view since it was first read
+    (watch.elements holds a place's reading in view with its since, _steady_board); else None (_seen_through)."""
+    seen = watch.held.get(key)
+    if seen is None or seen[0] != reading:
+        watch.held[key] = seen = (reading, now)
+    if now - seen[1] < COVER_STEADY_SECONDS - REST_TOLERANCE and not (
+            watch.elements.get(key) == seen and now - seen[1] >= rest - REST_TOLERANCE):
+        return None
+    return seen
+
+
 def _likeliest(dist: tuple[float, ...]) -> int:
     return max(range(len(dist)), key=dist.__getitem__)
 
@@ -1956,11 +1959,11 @@ def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel,
             legal = [colored_wall_column(r, colour)]
         else:
             legal = [c for c in range(WALL_SIZE) if wall[r][c] == EMPTY and not column_sets[c] >> colour & 1]
-        legal_by_row[r] = legal
+        # Gray wall: the player's choice is the legal column that looks most occupied (the first of them on a tie).
+        legal_by_row[r] = sorted(legal, key=lambda c: ev.wall[r][c][0] - ev.wall[r][c][1])
         lines[r] = (EMPTY,) * (r + 1)
         if legal:
-            # Gray wall: the player's choice is the legal column that looks most occupied.
-            column = max(legal, key=lambda c: ev.wall[r][c][1] - ev.wall[r][c][0])
+            column = legal_by_row[r][0]
             wall[r][column] = colour
             column_sets[column] |= 1 << colour
             chosen[(player, r)] = column
@@ -1970,35 +1973,29 @@ def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel,
     finished = [(BoardModel(tuple(lines), floor, _freeze(wall)), floor) for floor in {start.floor, ()}]
     options = [o for o in options if all(o[0] != b for b, _ in finished)]
     options += [(b, 0.0, "done", chosen) for b, _ in finished]
+
+    def laid_at(r: int, c: int) -> list[BoardModel]:
+        """The finished boards with row r's tile on column c instead of the one chosen."""
+        moved = [row[:] for row in wall]
+        if (player, r) in chosen:
+            moved[r][chosen[player, r]] = EMPTY
+        moved[r][c] = board.pattern_colour[r]
+        return [BoardModel(tuple(lines), floor, _freeze(moved)) for _, floor in finished]
+
+    wrong = []
     for r in full:
         # Gray wall: the tile laid in the runner-up legal column is a rival the chosen one must beat, or nothing
         # told the two apart (recorded tuning game 938, round 3: both spaces no evidence, the new tile's not yet
         # read for a second through a cover flag, a flicker on the other; the first legal column was logged).
-        placed_at = chosen.get((player, r))
-        others = sorted((c for c in legal_by_row[r] if c != placed_at),
-                        key=lambda c: ev.wall[r][c][0] - ev.wall[r][c][1])
-        if placed_at is None or not others:
-            continue
-        other = [row[:] for row in wall]
-        other[r][placed_at], other[r][others[0]] = EMPTY, board.pattern_colour[r]
-        options += [(BoardModel(tuple(lines), floor, _freeze(other)), 0.0, "other column", None)
-                    for _, floor in finished]
-    for r in full:
-        colour = board.pattern_colour[r]
-        placed_at = chosen.get((player, r))
+        options += [(b, 0.0, "other column", None) for c in legal_by_row[r][1:2] for b in laid_at(r, c)]
         for c in range(WALL_SIZE):
-            if start.wall[r][c] != EMPTY or c in legal_by_row[r] or c == placed_at:
+            if start.wall[r][c] != EMPTY or c in legal_by_row[r]:
                 continue
-            wrong = [row[:] for row in wall]
-            if placed_at is not None:
-                wrong[r][placed_at] = EMPTY
-            wrong[r][c] = colour
-            detail = (f"{state.names[player]} put the {COLOUR_NAMES[colour]} tile of pattern line {r + 1} "
-                      f"on column {c + 1} of the wall, where it may not go")
-            for _, floor in finished:
-                # Wall occupancy is weaker evidence than colour (2 nats a space at 0.9): a lighter prior.
-                options.append((BoardModel(tuple(lines), floor, _freeze(wrong)), -1.0, "wrong", ((r, c), detail)))
-    return options
+            detail = (f"{state.names[player]} put the {COLOUR_NAMES[board.pattern_colour[r]]} tile of pattern line "
+                      f"{r + 1} on column {c + 1} of the wall, where it may not go")
+            # Wall occupancy is weaker evidence than colour (2 nats a space at 0.9): a lighter prior.
+            wrong += [(b, -1.0, "wrong", ((r, c), detail)) for b in laid_at(r, c)]
+    return options + wrong
 
 
 def _read_with_a_tile(ev: BoardEvidence, space: tuple[int, int]) -> bool:
