@@ -2128,6 +2128,42 @@ def test_a_deal_correction_does_not_wait_on_a_place_either_deal_fills_alike():
     assert game.state == truth and frames <= 6  # within 0.6 s of the table coming to rest
 
 
+def test_a_deal_read_unsurely_is_corrected_as_soon_as_the_table_rests():
+    # Recorded tuning game 951 (4 players, gray), round 1: display 8 read 2 yellow and 1 red, each at times below
+    # 0.1, for 1 yellow and 2 red. The red tiles taken from it, the correction fitted all in view at once, but waited
+    # for board 3 to read the same for a second, as one overruling a sure reading must (recorded tuning game 711,
+    # test_a_board_read_one_colour_then_another_does_not_correct_a_deal_read_clearly); the next hand came 0.9 s
+    # after the table rested, and the round was never followed. Readings that unsure overrule nothing.
+    truth = new_game(2)
+    deal = truth.deal_random(random.Random(5))
+    j, colour, other = next((j, c, o) for j, f in enumerate(deal) for c in set(f) if f.count(c) == 1
+                            for o in range(len(COLOUR_NAMES)) if o not in f)
+    read = {name: n for name, n in truth.to_table()["factories"][j].items() if name != COLOUR_NAMES[colour]}
+    read[COLOUR_NAMES[other]] = 1
+    sure = {name: 0.3 if name in (COLOUR_NAMES[colour], COLOUR_NAMES[other]) else 0.99 for name in COLOUR_NAMES}
+    game = Game.new(2)
+    tracker = MoveTracker(game)
+    clock = {"t": 0.0}
+
+    def feed(frames: int, occluded=()) -> None:
+        for _ in range(frames):
+            clock["t"] += 1 / FPS
+            obs = observe(truth.to_table(), occluded)
+            if truth.factories[j]:
+                obs["factories"][j]["counts"] = read
+            obs["details"] = {"factories": [{"count_confidence": sure if k == j else {}} for k in range(len(deal))]}
+            tracker.observe(obs, clock["t"])
+
+    feed(6)
+    assert game.state.phase == OFFER and game.state.factories[j][other] == 1  # dealt as read
+    played_under_a_hand(truth, feed, next(m for m in truth.legal_moves() if m.source == j and m.colour == colour))
+    frames = 0
+    while game.state != truth and frames < 20:
+        feed(1)
+        frames += 1
+    assert game.state == truth and frames <= 6  # within 0.6 s of the table coming to rest
+
+
 def test_a_deal_read_surely_is_not_corrected_by_a_tile_vision_only_misses_elsewhere():
     # Recorded tuning game 745 (2 players, gray), round 4: display 3 read 3 blue and a yellow, every colour at 0.999,
     # in 30 readings. Blue was taken from it; the yellow sent to the centre lay beside the first-player marker, and
