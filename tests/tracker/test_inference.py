@@ -2140,7 +2140,7 @@ def test_a_deal_read_unsurely_is_corrected_as_soon_as_the_table_rests():
                             for o in range(len(COLOUR_NAMES)) if o not in f)
     read = {name: n for name, n in truth.to_table()["factories"][j].items() if name != COLOUR_NAMES[colour]}
     read[COLOUR_NAMES[other]] = 1
-    sure = {name: 0.3 if name in (COLOUR_NAMES[colour], COLOUR_NAMES[other]) else 0.99 for name in COLOUR_NAMES}
+    doubted = {name: 0.3 if name in (COLOUR_NAMES[colour], COLOUR_NAMES[other]) else 0.99 for name in COLOUR_NAMES}
     game = Game.new(2)
     tracker = MoveTracker(game)
     clock = {"t": 0.0}
@@ -2151,7 +2151,7 @@ def test_a_deal_read_unsurely_is_corrected_as_soon_as_the_table_rests():
             obs = observe(truth.to_table(), occluded)
             if truth.factories[j]:
                 obs["factories"][j]["counts"] = read
-            obs["details"] = {"factories": [{"count_confidence": sure if k == j else {}} for k in range(len(deal))]}
+            obs["details"] = {"factories": [{"count_confidence": doubted if k == j else {}} for k in range(len(deal))]}
             tracker.observe(obs, clock["t"])
 
     feed(6)
