@@ -2142,18 +2142,13 @@ def test_a_deal_read_unsurely_is_corrected_as_soon_as_the_table_rests():
     read[COLOUR_NAMES[other]] = 1
     doubted = {name: 0.3 if name in (COLOUR_NAMES[colour], COLOUR_NAMES[other]) else 0.99 for name in COLOUR_NAMES}
     game = Game.new(2)
-    tracker = MoveTracker(game)
-    clock = {"t": 0.0}
 
-    def feed(frames: int, occluded=()) -> None:
-        for _ in range(frames):
-            clock["t"] += 1 / FPS
-            obs = observe(truth.to_table(), occluded)
-            if truth.factories[j]:
-                obs["factories"][j]["counts"] = read
-            obs["details"] = {"factories": [{"count_confidence": doubted if k == j else {}} for k in range(len(deal))]}
-            tracker.observe(obs, clock["t"])
+    def misread(obs, n, occluded) -> None:
+        if truth.factories[j]:
+            obs["factories"][j]["counts"] = read
+        obs["details"] = {"factories": [{"count_confidence": doubted if k == j else {}} for k in range(len(deal))]}
 
+    feed = misread_feed(truth, MoveTracker(game), lambda n: (), misread)
     feed(6)
     assert game.state.phase == OFFER and game.state.factories[j][other] == 1  # dealt as read
     played_under_a_hand(truth, feed, next(m for m in truth.legal_moves() if m.source == j and m.colour == colour))
