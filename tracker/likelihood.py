@@ -17,6 +17,9 @@ from tracker.tiles import EMPTY
 # A count's difference from the reading is a misfit when vision favours its reading at least 4:1 over the
 # predicted count (confidence 2/3 or more: see evidence.miss_cost).
 UNSURE_COUNT = -math.log(4.0)
+# Parts a Scorer remembers by identity at most: each entry keeps its object alive, and a deal re-check in a stalled
+# view scores tables of some 720 000 distinct parts against one frame (recorded tuning game 877).
+IDENTITY_MEMO_SIZE = 1 << 16
 
 
 def board_loglik(board: BoardModel, ev: BoardEvidence) -> float:
@@ -79,7 +82,8 @@ class Scorer:
     A search scores many thousands of tables that share most of their parts (a move changes one board, one source
     and the centre; the other boards and displays are the very same objects): each part's score is remembered by
     the object itself first (no hashing of a whole board), then by its value. An entry keeps its object alive, so
-    an id is never reused for another object while it is remembered."""
+    an id is never reused for another object while it is remembered; that memo is emptied when full
+    (IDENTITY_MEMO_SIZE), the values stay."""
 
     def __init__(self, evidence: TableEvidence) -> None:
         self.evidence = evidence
@@ -87,6 +91,11 @@ class Scorer:
         self._factories: dict[tuple[int, tuple[int, ...]], float] = {}
         self._centres: dict[tuple[tuple[int, ...], bool], float] = {}
         self._by_id: dict[tuple[int, int], tuple[object, float]] = {}  # (part, id(object)) -> (object, score)
+
+    def _remember(self, part: int, obj: object, value: float) -> None:
+        if len(self._by_id) >= IDENTITY_MEMO_SIZE:
+            self._by_id.clear()
+        self._by_id[part, id(obj)] = (obj, value)
 
     def board(self, player: int, board: BoardModel) -> float:
         known = self._by_id.get((player, id(board)))
@@ -96,7 +105,7 @@ class Scorer:
         value = self._boards.get(key)
         if value is None:
             value = self._boards[key] = board_loglik(board, self.evidence.boards[player])
-        self._by_id[player, id(board)] = (board, value)
+        self._remember(player, board, value)
         return value
 
     def factory(self, index: int, counts: tuple[int, ...]) -> float:
@@ -111,7 +120,7 @@ class Scorer:
         if known is not None and known[0] is factories:
             return known[1]
         value = sum(self.factory(j, f) for j, f in enumerate(factories))
-        self._by_id[-1, id(factories)] = (factories, value)
+        self._remember(-1, factories, value)
         return value
 
     def _centre(self, counts: tuple[int, ...], marker: bool) -> float:
@@ -128,7 +137,7 @@ class Scorer:
         total = sum(self.board(p, b) for p, b in enumerate(table.boards))
         total += self._displays(table.factories)
         total += self._centre(table.centre, table.centre_marker)
-        self._by_id[-2, id(table)] = (table, total)
+        self._remember(-2, table, total)
         return total
 
     def bound(self, table: TableModel, lines: Sequence[int], displays: int) -> float:
