@@ -17,8 +17,9 @@ from tracker.tiles import EMPTY
 # A count's difference from the reading is a misfit when vision favours its reading at least 4:1 over the
 # predicted count (confidence 2/3 or more: see evidence.miss_cost).
 UNSURE_COUNT = -math.log(4.0)
-# Parts a Scorer remembers by identity at most: each entry keeps its object alive, and a deal re-check in a stalled
-# view scores tables of some 720 000 distinct parts against one frame (recorded tuning game 877).
+# Parts a Scorer remembers by identity in each of its two generations: each entry keeps its object alive, and a
+# deal re-check in a stalled view scores tables of some 720 000 distinct parts against one frame (recorded tuning
+# game 877).
 IDENTITY_MEMO_SIZE = 1 << 16
 
 
@@ -82,8 +83,9 @@ class Scorer:
     A search scores many thousands of tables that share most of their parts (a move changes one board, one source
     and the centre; the other boards and displays are the very same objects): each part's score is remembered by
     the object itself first (no hashing of a whole board), then by its value. An entry keeps its object alive, so
-    an id is never reused for another object while it is remembered; that memo is emptied when full
-    (IDENTITY_MEMO_SIZE), the values stay."""
+    an id is never reused for another object while it is remembered. That memo holds two generations: when the new
+    one is full (IDENTITY_MEMO_SIZE) the old one is forgotten and the new one becomes old, and a part found in the
+    old one is remembered anew (the boards a search shares stay); the scores by value stay."""
 
     def __init__(self, evidence: TableEvidence) -> None:
         self.evidence = evidence
@@ -91,16 +93,28 @@ class Scorer:
         self._factories: dict[tuple[int, tuple[int, ...]], float] = {}
         self._centres: dict[tuple[tuple[int, ...], bool], float] = {}
         self._by_id: dict[tuple[int, int], tuple[object, float]] = {}  # (part, id(object)) -> (object, score)
+        self._by_id_old: dict[tuple[int, int], tuple[object, float]] = {}
+
+    def _known_before(self, part: int, obj: object) -> float | None:
+        """The part's score remembered in the old generation (the new one is looked up inline: it is hot)."""
+        known = self._by_id_old.get((part, id(obj)))
+        if known is not None and known[0] is obj:
+            self._remember(part, obj, known[1])
+            return known[1]
+        return None
 
     def _remember(self, part: int, obj: object, value: float) -> None:
         if len(self._by_id) >= IDENTITY_MEMO_SIZE:
-            self._by_id.clear()
+            self._by_id_old, self._by_id = self._by_id, {}
         self._by_id[part, id(obj)] = (obj, value)
 
     def board(self, player: int, board: BoardModel) -> float:
         known = self._by_id.get((player, id(board)))
         if known is not None and known[0] is board:
             return known[1]
+        remembered = self._known_before(player, board)
+        if remembered is not None:
+            return remembered
         key = (player, board)
         value = self._boards.get(key)
         if value is None:
@@ -119,6 +133,9 @@ class Scorer:
         known = self._by_id.get((-1, id(factories)))
         if known is not None and known[0] is factories:
             return known[1]
+        remembered = self._known_before(-1, factories)
+        if remembered is not None:
+            return remembered
         value = sum(self.factory(j, f) for j, f in enumerate(factories))
         self._remember(-1, factories, value)
         return value
@@ -134,6 +151,9 @@ class Scorer:
         known = self._by_id.get((-2, id(table)))
         if known is not None and known[0] is table:
             return known[1]
+        remembered = self._known_before(-2, table)
+        if remembered is not None:
+            return remembered
         total = sum(self.board(p, b) for p, b in enumerate(table.boards))
         total += self._displays(table.factories)
         total += self._centre(table.centre, table.centre_marker)
