@@ -831,7 +831,9 @@ class MoveTracker:
         corrects have read the same long enough. Recorded tuning game 720, round 4: display 5 read surely (0.97)
         with 2 white tiles for a black and a white one; the centre after red was taken from it read the black for
         a second, then a hand came and, the centre's black and white not yet at rest, the move was committed from
-        the misread deal: the log's centre held a white tile for the black one, and a false alert followed."""
+        the misread deal: the log's centre held a white tile for the black one, and a false alert followed. The tile
+        misread may be the one taken, too: the moves then take its true colour (a yellow tile read blue, taken to a
+        line that reads yellow, was committed as blue the moment the table rested)."""
         events = len(self.game.record.events)
         if self._contradicted[0] != events:
             self._contradicted = (events, frozenset())
@@ -843,18 +845,24 @@ class MoveTracker:
                 continue
             held = [COLOUR_NAMES[c] for c, n in sorted(state.factories[j].items()) for _ in range(n)]
             for content in _other_contents(held, whole=False):
-                other = state.copy()
-                other.factories[j] = Counter(COLOUR_NAMES.index(c) for c in content)
-                try:
-                    for player, m in movers(state, best.moves):
-                        other.play(m, player)
-                except IllegalMove:
-                    continue
-                fit = sum(region_misfits(table_model(other), evidence).get(r, 0) for r in changed)
-                if fit < misfit or (j in contradicted and fit <= misfit):
-                    self._contradicted = (events, contradicted | {j})
-                    return (f"'{best.describe(state)}' fits best, but factory display {j + 1} may have held "
-                            f"{', '.join(content)}")
+                tiles = Counter(COLOUR_NAMES.index(c) for c in content)
+                (was,), (instead,) = Counter(state.factories[j]) - tiles, tiles - Counter(state.factories[j])
+                # The tile read as another colour may be the one taken: the same moves, that colour taken instead.
+                taken_instead = tuple(Move(m.source, instead, m.line) if m.source == j and m.colour == was else m
+                                      for m in best.moves)
+                for moves in dict.fromkeys((best.moves, taken_instead)):
+                    other = state.copy()
+                    other.factories[j] = tiles
+                    try:
+                        for player, m in movers(state, moves):
+                            other.play(m, player)
+                    except IllegalMove:
+                        continue
+                    fit = sum(region_misfits(table_model(other), evidence).get(r, 0) for r in changed)
+                    if fit < misfit or (j in contradicted and fit <= misfit):
+                        self._contradicted = (events, contradicted | {j})
+                        return (f"'{best.describe(state)}' fits best, but factory display {j + 1} may have held "
+                                f"{', '.join(content)}")
         return None
 
     def _recheck(self, evidence: TableEvidence, scorer: Scorer, best_now: float, unsteady: frozenset[Region],
@@ -1470,7 +1478,8 @@ class MoveTracker:
                 display, deal, replayed = replays[i]
                 # A move from another display dealt with a guess is no ground for this one's content: the two
                 # guesses together may end at the view through moves never made (taken from each other's display).
-                explanations = [h for h in legal_hypotheses(replayed, scorer, depth=depth(display, guessed_depth))
+                explanations = [h for h in legal_hypotheses(replayed, scorer, depth=depth(display, guessed_depth),
+                                                            taken_from=display)
                                 if not any(m.source in guessed - {display} and replayed.factories[m.source]
                                            for m in h.moves)]
                 if display in washed_out:
