@@ -844,9 +844,10 @@ class MoveTracker:
             if not misfit and j not in contradicted:
                 continue
             held = [COLOUR_NAMES[c] for c, n in sorted(state.factories[j].items()) for _ in range(n)]
+            logged = Counter(state.factories[j])
             for content in _other_contents(held, whole=False):
                 tiles = Counter(COLOUR_NAMES.index(c) for c in content)
-                (was,), (instead,) = Counter(state.factories[j]) - tiles, tiles - Counter(state.factories[j])
+                (was,), (instead,) = logged - tiles, tiles - logged
                 # The tile read as another colour may be the one taken: the same moves, that colour taken instead.
                 taken_instead = tuple(Move(m.source, instead, m.line) if m.source == j and m.colour == was else m
                                       for m in best.moves)
