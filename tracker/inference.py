@@ -169,7 +169,8 @@ class MoveTracker:
     _deal_rechecked: tuple = (None, None, None, None, float("-inf"))
     # The first search of other deals since the log last changed: (events in the log, when).
     _deal_searches: tuple = (None, float("-inf"))
-    # When the board places a corrected deal's moves fill will have read the same long enough (_held_long): news.
+    # When a deal re-check is due, news in the view or not: the board places a corrected deal's moves fill will have
+    # read the same long enough (_held_long), or the rest time after a re-check that news came too soon for.
     _deal_held_at: float = float("inf")
     # The last search for what a display taken from unseen held (_deal_with_hidden_display): what was in view, when.
     _hidden_searched: tuple = (None, float("-inf"))
@@ -1432,17 +1433,30 @@ class MoveTracker:
         # its tiles there.
         taken = tuple(j for j, f in enumerate(evidence.factories)
                       if state.factories[j] and not f.occluded and sum(f.counts) < (1 if j in washed_out else 3))
-        if not taken:
+        # Taken from by a logged move, but never read surely while it held its tiles (its readings settled it, see
+        # _settled_readings): vision may have misread it the same way in every frame, and the leftovers it sent to
+        # the centre are then not the logged ones. Recorded tuning game 961 (a lamp's glare): display 5's two blue
+        # tiles read as white in every reading, at confidence 0.05-0.46; its leftovers, blue, were taken from the
+        # centre to a line read blue, and nothing from the logged deal explained it.
+        reopened = tuple(j for j, f in sorted(self._deal_seen.items()) if not state.factories[j]
+                         and j not in guessed and f.log_miss > DEAL_LOG_MISS)
+        if not taken and not reopened:
             return []
+        taken += reopened
         # A stalled view is searched again and again (a board misread): the deal is re-checked when a place has come
         # to rest since it last was, or after a while.
         in_view = _in_view(evidence)
         boards = _view_signature(evidence)[0]
         *last, last_view, last_at = self._deal_rechecked
+        stalled = now - self._deal_searches[1] if self._deal_searches[0] == len(events) else 0.0
         if not places_held and last == [len(events), taken, boards] and now - last_at < DEAL_RECHECK_INTERVAL and (
                 _nothing_new(in_view, last_view) or now - last_at < self.settings.rest_seconds - REST_TOLERANCE):
+            if not _nothing_new(in_view, last_view) and stalled < DEAL_RECHECK_FREE:
+                # News only just after the last re-check: searched once the rest time is past, though the view
+                # reads the same by then; a still view is otherwise not searched again for a second, and the next
+                # hand may come first (recorded tuning game 988: display 4 came into view 0.1 s after a re-check).
+                self._deal_held_at = min(self._deal_held_at, last_at + self.settings.rest_seconds - REST_TOLERANCE)
             return []
-        stalled = now - self._deal_searches[1] if self._deal_searches[0] == len(events) else 0.0
         if not places_held and now - last_at < _deal_recheck_wait(stalled):
             return []
         self._deal_rechecked = (len(events), taken, boards, in_view, now)
@@ -1457,8 +1471,10 @@ class MoveTracker:
                     replays.append((display, deal, replayed))
 
         def depth(display: int, guessed_depth: int) -> int:
-            # One move since (two from a display dealt with a guess): each content costs a search.
-            return guessed_depth if display in guessed or display in contradicted else 1
+            # One move since (two from a display dealt with a guess or never read surely: the board that tells
+            # must read the same a while, see _overrules, and the next hand may come first): each content costs a
+            # search.
+            return guessed_depth if display in guessed or display in contradicted or display in reopened else 1
 
         def read(display: int, deal: list[list[str]]) -> float:
             # How much worse the display's clearest reading fits the content than the logged one (_read_as).
@@ -1502,7 +1518,7 @@ class MoveTracker:
         # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
         # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
         found = options(1)
-        if found and (guesses or contradicted) and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
+        if found and (guesses or contradicted or reopened) and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
                                  or -EXTRA_MOVE_PRIOR < self.settings.margin):
             found = options(2)
         if not found:
@@ -1517,9 +1533,16 @@ class MoveTracker:
             or (len(found) > 1 and score - found[1][0] < self.settings.margin)
             or score - best_now < self.settings.margin
             or self._hidden(evidence, table_model(replayed), best, unsteady)
-            or (display not in guessed and self._overrules(display, read(display, deal))  # a guess overrules none
-                and not self._held_long(table_model(replayed), best.table, now, logged_table))
         ):
+            return []
+        if display not in guessed and self._overrules(display, read(display, deal)) and not self._held_long(
+                table_model(replayed), best.table, now, logged_table,
+                self.settings.rest_seconds if display in reopened else COVER_STEADY_SECONDS):  # a guess overrules none
+            # Due but for the board that tells, which has not read the same long enough: the next hand may come
+            # first, so from now on the display is searched two moves deep, as one a view has contradicted
+            # (recorded tuning game 988: display 3 read surely with a white tile for a black; the 2 blacks taken
+            # read on their line at once, the correction waited its second, and the next hand came then).
+            self._contradicted = (len(record.events), contradicted | {display})
             return []
         held = _described(deal[display])
         # A guessed tile elsewhere stays a guess until the move that takes from its display tells.
@@ -1554,9 +1577,10 @@ class MoveTracker:
         deal known from the log alone (a restart) counts as read surely."""
         return display not in self._deal_doubts or cost < LEGIBLE_LOG_MISS
 
-    def _held_long(self, before: TableModel, after: TableModel, now: float, logged: TableModel) -> bool:
+    def _held_long(self, before: TableModel, after: TableModel, now: float, logged: TableModel, steady: float
+                   ) -> bool:
         """Whether every board place the change from `before` to `after` fills or empties, and `logged` (the best
-        explanation from the logged deal) shows otherwise, has read the same for COVER_STEADY_SECONDS. A corrected
+        explanation from the logged deal) shows otherwise, has read the same for `steady` seconds. A corrected
         deal overrules every reading of the display dealt: the board that tells must not be one frame's colour of a
         flicker (recorded tuning game 711: a white tile on pattern line 1 read blue at 0.98 for 0.3 s, then white,
         then blue, for 6 s; display 9, read holding that white tile in 90 frames, was corrected to a blue one and
@@ -1570,7 +1594,7 @@ class MoveTracker:
             seen = self._watch[("board", i)].elements if ("board", i) in self._watch else {}
             told = set(_changed_places(logged.boards[i], after.boards[i]))
             for key in (k for k in _changed_places(before.boards[i], after.boards[i]) if k in told):
-                held_at = max(held_at, seen[key][1] + COVER_STEADY_SECONDS if key in seen else float("inf"))
+                held_at = max(held_at, seen[key][1] + steady if key in seen else float("inf"))
         if now >= held_at - REST_TOLERANCE:
             return True
         # Searched again the moment it has (a still view is otherwise not searched again: nothing new in it).
