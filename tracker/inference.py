@@ -1404,16 +1404,17 @@ class MoveTracker:
 
     def _recheck_deal(self, evidence: TableEvidence, scorer: Scorer, best_now: float, logged_table: TableModel,
                       unsteady: frozenset[Region], now: float, places_held: bool = False) -> list[str]:
-        """Nothing explains the view, and a display the round's deal says still holds tiles is now empty: the deal
-        may be wrong there (vision read one of its tiles as another colour in every reading, some of them sure; or
-        the guessed tile of a display always read a tile short, see _guess_display). Deal that display with every
-        other content of as many tiles, each weighed by how sure vision was of the colours it changes (_read_as: a
-        lamp's gleam makes several tiles of a display read white, recorded tuning game 889), play the round's moves
-        again, and if one of them (and the moves since) explains everything in view clearly better, replace the
-        round (a logged correction), as an unsure reading of a move is replaced (_recheck). Only what the view
-        contradicts is reopened: a display not yet taken from is still read as dealt. `best_now` scores the best
-        explanation from the logged deal; `logged_table` is its table. `places_held`: the board places a correction
-        waited on have now read the same long enough (_held_long), news however still the view."""
+        """Nothing explains the view, and a display the round's deal says still holds tiles is now empty (or one taken
+        from was never read surely, and its leftovers may be misread ones): the deal may be wrong there (vision read one
+        of its tiles as another colour in every reading, some of them sure; or the guessed tile of a display always read
+        a tile short, see _guess_display). Deal that display with every other content of as many tiles, each weighed by
+        how sure vision was of the colours it changes (_read_as: a lamp's gleam makes several tiles of a display read
+        white, recorded tuning game 889), play the round's moves again, and if one of them (and the moves since)
+        explains everything in view clearly better, replace the round (a logged correction), as an unsure reading of a
+        move is replaced (_recheck). Only what the view contradicts is reopened: a display not yet taken from is still
+        read as dealt. `best_now` scores the best explanation from the logged deal; `logged_table` is its table.
+        `places_held`: the board places a correction waited on have now read the same long enough (_held_long), news
+        however still the view."""
         state, record = self.state, self.game.record
         events = record.events_in_force()
         start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
