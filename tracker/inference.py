@@ -1471,11 +1471,13 @@ class MoveTracker:
                 if replayed is not None:
                     replays.append((display, deal, replayed))
 
+        # Searched two moves since (else one: each content costs a search): a display dealt with a guess, or never
+        # read surely, or one a view has contradicted; the board that tells must read the same a while (see
+        # _overrules), and the next hand may come first.
+        deep = guessed | contradicted | set(reopened)
+
         def depth(display: int, guessed_depth: int) -> int:
-            # One move since (two from a display dealt with a guess or never read surely: the board that tells
-            # must read the same a while, see _overrules, and the next hand may come first): each content costs a
-            # search.
-            return guessed_depth if display in guessed or display in contradicted or display in reopened else 1
+            return guessed_depth if display in deep else 1
 
         def read(display: int, deal: list[list[str]]) -> float:
             # How much worse the display's clearest reading fits the content than the logged one (_read_as).
@@ -1519,8 +1521,8 @@ class MoveTracker:
         # A move more costs EXTRA_MOVE_PRIOR: when one move explains everything in view, no two-move explanation
         # can come within the margin of it, and the deeper search (up to 69 contents) is not needed.
         found = options(1)
-        if found and (guesses or contradicted or reopened) and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
-                                 or -EXTRA_MOVE_PRIOR < self.settings.margin):
+        if found and deep and (scorer.table(found[0][3].table) < max_loglik(evidence) - 1e-9
+                               or -EXTRA_MOVE_PRIOR < self.settings.margin):
             found = options(2)
         if not found:
             return []
@@ -1536,9 +1538,10 @@ class MoveTracker:
             or self._hidden(evidence, table_model(replayed), best, unsteady)
         ):
             return []
+        # A guess overrules no reading; one never read surely, taken from, waits only the rest time.
+        steady = self.settings.rest_seconds if display in reopened else COVER_STEADY_SECONDS
         if display not in guessed and self._overrules(display, read(display, deal)) and not self._held_long(
-                table_model(replayed), best.table, now, logged_table,
-                self.settings.rest_seconds if display in reopened else COVER_STEADY_SECONDS):  # a guess overrules none
+                table_model(replayed), best.table, now, logged_table, steady):
             # Due but for the board that tells, which has not read the same long enough: the next hand may come
             # first, so from now on the display is searched two moves deep, as one a view has contradicted
             # (recorded tuning game 988: display 3 read surely with a white tile for a black; the 2 blacks taken

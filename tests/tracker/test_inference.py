@@ -228,6 +228,12 @@ def test_the_last_move_of_a_round_seen_only_after_its_board_was_tiled_is_committ
     assert game.state == truth
 
 
+def _logged_moves(game: Game) -> list[dict]:
+    """The moves in force in the game's log, as a recording's `true_moves` list them."""
+    return [{k: e[k] for k in ("player", "source", "factory", "color", "line")}
+            for e in game.record.events_in_force() if e["type"] == "move"]
+
+
 def test_the_last_move_of_a_round_is_not_committed_as_made_and_tiled_before_its_player_reaches_for_it():
     # Recorded tuning game 869 (3 players, colored), the end of round 1, from the tracker's log then: the centre's
     # last tile (black) read as white, player 1's first-player marker missed in one frame. "Player 1: black from
@@ -240,8 +246,7 @@ def test_the_last_move_of_a_round_is_not_committed_as_made_and_tiled_before_its_
     tracker = MoveTracker(game)
     for observation in recorded["observations"]:
         tracker.observe(observation)
-    moves = [{k: e[k] for k in ("player", "source", "factory", "color", "line")}
-             for e in game.record.events_in_force() if e["type"] == "move"]
+    moves = _logged_moves(game)
     assert moves == recorded["true_moves"][:len(moves)] and len(moves) < len(recorded["true_moves"])
     assert game.state.phase == OFFER
 
@@ -1600,8 +1605,9 @@ def _miss_a_tile(every: int):
 def _unsure_display_game(misread=None, seen_at_rest_first: bool = True, rounds_before: int = 0,
                          confidence: float = 0.6, colour_confidence: dict | None = None):
     """A 2-player deal where vision reads display 2 but never surely (`misread` changes the reading of frame n; at
-    `confidence`, and per colour at `colour_confidence`); the first player then takes from display 1. Without `seen_at_rest_first`, play begins at once;
-    with `rounds_before`, the deal is that many rounds of random legal moves into the game (logged, not watched).
+    `confidence`, and per colour at `colour_confidence`); the first player then takes from display 1. Without
+    `seen_at_rest_first`, play begins at once; with `rounds_before`, the deal is that many rounds of random legal
+    moves into the game (logged, not watched).
     Returns the true game, the tracked one, the last status and a function that feeds the tracker more frames (of
     the true table, or of `table`)."""
     truth = new_game(2)
@@ -2012,8 +2018,7 @@ def test_a_deal_correction_waiting_on_its_board_is_not_lost_when_the_next_hand_c
     tracker = MoveTracker(game)
     for observation in recorded["observations"]:
         tracker.observe(observation, observation["timestamp"])
-    moves = [{k: e[k] for k in ("player", "source", "factory", "color", "line")}
-             for e in game.record.events_in_force() if e["type"] == "move"]
+    moves = _logged_moves(game)
     assert moves == recorded["true_moves"][:5]
     assert [e["reason"] for e in game.record.events if e["type"] == "correction"] == [
         "factory display 3 held 1 red, 2 black, 1 white, as the move that took from it shows"]
