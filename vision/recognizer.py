@@ -51,6 +51,15 @@ FACTORY_RING = (1.1, 1.3)  # table just outside a display, in radii
 # flagged and 1 missed.
 NEIGHBOUR_REACH = 1.2
 CENTRE_RING = 1.06
+# Leftovers pushed into the centre may lie across its edge, on its ring, for the rest of the round: the centre then
+# read covered in every frame, correct counts and all, and a move or misplacement that sent tiles there waited on
+# it (recorded tuning game 959, round 4: two misplacements not flagged). Ring points within this many tile sides
+# of a piece the centre's counter reads count as unchanged, once the centre has looked the same
+# CENTRE_RING_STEADY_FRAMES frames running (a hand moves; a skin the colour of a tile reads as tiles: tuning seed
+# 3, a hand on a tile at the centre's edge read as 11 yellow tiles, its ring beside them) and no more change inside
+# than CENTRE_UNEXPLAINED is left unexplained.
+CENTRE_RING_TILE_REACH = 1.0
+CENTRE_RING_STEADY_FRAMES = 3
 # A moved board's margin ring is recorded again, read at the new pose, fewer than this share of its points
 # changed since the old pose, each given a pixel's slack across the margin (MOVED_RING_SLACK): the ring lies on
 # the print's frame line, where a sub-pixel shift alone changed 11-19 % of the points (demo game, MJPG video:
@@ -378,6 +387,14 @@ class TableRecognizer:
         keep = _away_from_displays(ring.reshape(-1, 2), self._displays, 1.3)
         ring_ref = decode_image(centre_info["ring"]) if centre_info.get("ring") else None
         self.centre_ring = RingWatcher(ring, self.frame_size, ring_ref, keep)
+        # Each ring point's pixel on the centre's grid (its pixels' centres step evenly from the first), padded by
+        # the reach: what lies beyond is out of reach of every piece.
+        step = grid[0, 0, 1, 0] - grid[0, 0, 0, 0]
+        reach = CENTRE_RING_TILE_REACH * self.centre.tile_side
+        self._centre_reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(reach) + 1,) * 2)
+        pad = round(reach)
+        cells = np.round((ring.reshape(-1, 2) - grid[0, 0, 0]) / step).astype(int) + pad
+        self._centre_ring_cells = (cells[:, 1], cells[:, 0], ((cells >= 0) & (cells < grid.shape[1] + 2 * pad)).all(1))
         self._previous: list[np.ndarray] | None = None
         self._quiet: list[np.ndarray | None] = [None] * len(self.boards)  # per board, its patches when last quiet
         self._still_covered = [0] * len(self.boards)  # per board, frames running it was read covered but still
@@ -509,8 +526,12 @@ class TableRecognizer:
         factory_checks = self._factory_ring_group.check(frame, gain)
         if self.rims is not None:
             factory_checks = self.rims.check(frame, gain, factory_checks, labels[0])
-        centre = self.centre.count(frame, self.model, gain)[0]
+        centre_labels = self.centre.classify_fast(frame, self.model, gain)
+        centre = self.centre.count_labels(*centre_labels)[0]
         centre_check = self.centre_ring.check(frame, gain)
+        if centre_check.occluded and centre.unexplained <= CENTRE_UNEXPLAINED and \
+                self.centre.steady_frames[0] >= CENTRE_RING_STEADY_FRAMES:
+            centre_check = self.centre_ring.check(frame, gain, self._beside_centre_pieces(centre_labels[0][0]))
         if centre.unexplained > CENTRE_UNEXPLAINED:
             centre_check = replace(centre_check, occluded=True)
         elif centre.unexplained > UNEXPLAINED_FREE:  # most frames: not (the arc is looked for only then)
@@ -526,6 +547,15 @@ class TableRecognizer:
         _hold(self.boards, readings, still, motion)
         self._realign_still_covered(frame, readings, checks, motion, reaimed)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion)
+
+    def _beside_centre_pieces(self, label: np.ndarray) -> np.ndarray:
+        """(ring points,) bool: the centre's ring points within CENTRE_RING_TILE_REACH of a pixel its counter reads
+        as a piece (`label` (G, G), its class per pixel, -1 none)."""
+        rows, columns, on_grid = self._centre_ring_cells
+        pad = self._centre_reach.shape[0] // 2
+        pieces = cv2.copyMakeBorder((label >= 0).view(np.uint8), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        near = cv2.dilate(pieces, self._centre_reach)
+        return on_grid & (near[rows.clip(0, near.shape[0] - 1), columns.clip(0, near.shape[1] - 1)] > 0)
 
     def _count_quiet(self, readings: list[BoardReading], motion: list[float]) -> None:
         """Per re-aimed board whose margin ring is not yet recorded again: frames running it read uncovered by its
