@@ -1064,6 +1064,33 @@ def test_a_count_vision_says_it_is_unsure_of_is_no_contradiction():
     assert game.state == truth
 
 
+def test_a_misplacement_is_flagged_though_the_centre_still_reads_the_marker_its_player_took():
+    # Recorded tuning game 986 (3 players, gray), round 4: red taken first from the centre onto a line whose wall row
+    # holds red, the marker onto the player's floor line, read there at 0.9999; the centre went on reading the marker
+    # at 0.8 (a pale tile's shape). The centre was a region the misplacement changed, and its marker a misfit there:
+    # no alert. The one marker read surely where the move put it outweighs the centre's reading of it.
+    truth, game = _illegal_setup()
+    for m in (move(0, RED, 1), move(1, BLUE, 3)):
+        truth.play(m)
+        game.play(m)
+    table = Table(MoveTracker(game), truth)
+    table.frames(4)
+    # Ana takes the yellow from the centre, the marker with it, and lays the yellow on line 3, which holds blue.
+    wrong = _mutated(truth, lambda t: (t["boards"][0]["pattern_lines"].__setitem__(2, ["blue", "yellow"]),
+                                       t["boards"][0]["floor"].append("first_player"), t["center"].pop("yellow"),
+                                       t.__setitem__("first_player", False)))
+    status = None
+    for _ in range(6):
+        obs = observe(wrong)
+        obs["boards"][0]["confidence"] = 0.9999
+        obs["center"].update(first_player=True, confidence=0.8)
+        table.t += 1 / FPS
+        status = table.tracker.observe(obs, table.t)
+    assert status.alert is not None and status.alert.rule == "line_other_colour", status
+    assert "Ana" in status.alert.reason
+    assert len([e for e in game.record.events_in_force() if e["type"] == "move"]) == 2, "nothing more is committed"
+
+
 def test_a_lone_tile_in_the_centre_read_unsurely_as_the_marker_does_not_hold_the_move_back():
     # Recorded tuning game 747 (4 players, gray): red taken from the centre, its one yellow tile left there long after
     # the first-player marker had gone; vision read that tile as the marker, at confidence 0.5, in every frame, and
