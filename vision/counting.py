@@ -384,8 +384,8 @@ class RegionCounter:
         self._lut: np.ndarray | None = None
         self._lut_key: tuple | None = None
         self._mean: np.ndarray | None = None  # the regions averaged while they stay the same
-        self._moved = np.ones(self.regions, bool)  # regions new to the steady average on the last frame
-        self.steady_frames = np.zeros(self.regions, int)  # frames running each region's steady average has held
+        # Frames running each region's steady average has held (0: a region new to it on the last frame).
+        self.steady_frames = np.zeros(self.regions, int)
         self._glare_ceiling: float | None = None  # the most glare the centre's tiles may be read under (set_empty)
         self._table_glare = math.inf  # the glare the bare table's own darkest channel bounds the centre's by
         self._table_colour: int | None = None  # the colour the bare table reads as, in the centre (TABLE_FACE)
@@ -459,7 +459,7 @@ class RegionCounter:
         """The centre's glare (see set_empty), as find_glare's for a display at setup, from a subsample of what
         changed since the empty table (GLARE_INNER, GLARE_QUANTILE), in a new view with two tiles' worth of it;
         else the last stands (the lamp stays put). The fit is read from a table, as the labels are."""
-        if self._glare_ceiling is None or not self._moved.any():
+        if self._glare_ceiling is None or self.steady_frames.all():
             return
         inner = cv2.erode(changed[0].view(np.uint8), np.ones((GLARE_INNER, GLARE_INNER), np.uint8))
         pixels = patches[0][inner.view(bool)]
@@ -564,15 +564,13 @@ class RegionCounter:
         now = patches.astype(np.float32)
         if self._mean is None or self._mean.shape != now.shape:
             self._mean = now
-            self._moved = np.ones(len(now), bool)
             self.steady_frames = np.zeros(len(now), int)
             return patches
         # A pixel changed if any channel moved by more than STEADY_CHANGE: all within it is one OpenCV pass.
         moved = cv2.absdiff(now.reshape(1, -1, 3), self._mean.reshape(1, -1, 3))
         still = cv2.inRange(moved, (0,) * 3, (STEADY_CHANGE,) * 3).reshape(len(now), -1)
         changed = (still.shape[1] - np.count_nonzero(still, axis=1)) / still.shape[1] > STEADY_SHARE
-        self._moved = changed  # a new view: the steady average starts again
-        self.steady_frames = np.where(changed, 0, self.steady_frames + 1)
+        self.steady_frames = np.where(changed, 0, self.steady_frames + 1)  # a new view: the average starts again
         step = now - self._mean
         step *= STEADY_RATE
         self._mean += step
