@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from calibration.colour_model import ColourModel
-from calibration.geometry import BoardGeometry, Lens, Space
+from calibration.geometry import FLOOR, BoardGeometry, Lens, Space
 from calibration.profile import CalibrationProfile
 from calibration.reference import BoardReference, BoardSpaces, board_samplers, decode_image
 from calibration.sampling import PatchSampler
@@ -129,6 +129,12 @@ STILL_COVERED_FRAMES = 3  # frames a board read covered must lie still before it
 # ring points within CUBE_SHADOW (board units) of space 0 are recorded again, as a second look that counts as
 # unchanged, once the marker stands that far from them (_record_cube_corner).
 CUBE_SHADOW = 0.05
+# A piece on the floor line stands by the board's edge: the first-player marker on its first space, standing tall,
+# casts its side face and shadow over the margin ring (recorded tuning game 800, 3p gray: board 3's marker changed 4
+# of its 128 ring points by 18-33 delta E, and the board read covered with no hand for 10.5 s, a misplacement on it
+# unflagged). The ring points within FLOOR_SHADOW of a floor space read occupied are recorded again, as a second
+# look that counts as unchanged, when they alone changed and looked alike two frames running (_record_floor_side).
+FLOOR_SHADOW = CUBE_SHADOW
 
 
 class FrameError(ValueError):
@@ -223,42 +229,69 @@ def _beside_track(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatche
     return np.sum((track[:, None, :] - uv[None, :, :]) ** 2, axis=2) < TRACK_REACH ** 2
 
 
+def _near_squares(uv: np.ndarray, spaces, reach: float) -> np.ndarray:
+    """(spaces, points) bool: which points (board units) lie within `reach` of each space's square, on either axis."""
+    middles = np.array([(s.u, s.v) for s in spaces])
+    sides = np.array([s.side / 2 + reach for s in spaces])
+    return np.all(np.abs(uv[None] - middles[:, None]) < sides[:, None, None], axis=2)
+
+
 def _cube_corner(geometry: BoardGeometry, spaces: BoardSpaces, ring: RingWatcher) -> tuple[np.ndarray, np.ndarray]:
     """The margin ring's points (as laid) within CUBE_SHADOW of the score track's "0" space, and per score space
     those of them the cube standing there is that far from (spaces, points)."""
-    uv = geometry.to_board(ring.points)
-    track = np.array([(s.u, s.v) for s in spaces.score])
-    reach = np.array([s.side / 2 + CUBE_SHADOW for s in spaces.score])
-    near = np.all(np.abs(uv[None] - track[:, None]) < reach[:, None, None], axis=2)  # (spaces, points), either axis
+    near = _near_squares(geometry.to_board(ring.points), spaces.score, CUBE_SHADOW)
     corner = near[0]
     return corner, corner & ~near
+
+
+def _record_alike(ring: RingWatcher, frame: np.ndarray, gain: np.ndarray | None, points: np.ndarray,
+                  before: tuple[np.ndarray, np.ndarray] | None) -> tuple[tuple[np.ndarray, np.ndarray] | None, bool]:
+    """These ring points' look (L*a*b*) is recorded as the ring's alternate look if it is alike the one `before` (the
+    previous frame's, of the same points): a hand passing over them is no record; one resting there is still seen
+    wherever it differs from both looks. Returns the look to compare the next frame's with (None once recorded) and
+    whether it was recorded."""
+    look = ring.look(frame, gain)
+    if before is not None and np.array_equal(before[0], points) and _alike(look[points], before[1]):
+        ring.alternate_lab = np.where(points[:, None], look,
+                                      ring.reference_lab if ring.alternate_lab is None else ring.alternate_lab)
+        return None, True
+    return (points, look[points]), False
 
 
 def _record_cube_corner(board: _Board, frame: np.ndarray, reading: BoardReading,
                         check: OcclusionCheck) -> OcclusionCheck:
     """The board's ring check, the cube's corner recorded: the look of its points the marker stands CUBE_SHADOW
     clear of counts as unchanged too (the ring's alternate look), taken when the board reads uncovered but for the
-    corner two frames running, those points alike in both (a hand passing over them is no record; one resting there
-    is still seen, as it differs from both looks). Points the marker stands near wait for it to move on (recorded
-    tuning game 711: board 1's marker on space 3 for 15 s, within CUBE_SHADOW of one corner point of seven, and the
-    other six, changed 30-62 delta E since the cube left "0", read it covered all the while)."""
+    corner two frames running, those points alike in both (_record_alike). Points the marker stands near wait for it
+    to move on (recorded tuning game 711: board 1's marker on space 3 for 15 s, within CUBE_SHADOW of one corner
+    point of seven, and the other six, changed 30-62 delta E since the cube left "0", read it covered all the
+    while)."""
     clear = None if board.cube_corner is None else board.cube_clear[reading.score_marker or 0] & board.cube_corner
-    if clear is None or reading.occluded or not clear.any():
-        board.corner_look = None
-        return check  # most frames and boards
     ring, corner = board.ring, board.cube_corner
     # The rest of the ring: is it only the corner that changed?
-    rest = ring.check(frame, reading.gain, ignore=corner) if check.occluded else check
-    look = ring.look(frame, reading.gain)
-    before, board.corner_look = board.corner_look, None if rest.occluded else (clear, look[clear])
-    if before is None or board.corner_look is None or not np.array_equal(before[0], clear) \
-            or not _alike(look[clear], before[1]):
+    if clear is None or reading.occluded or not clear.any() or (
+            check.occluded and ring.check(frame, reading.gain, ignore=corner).occluded):
+        board.corner_look = None
+        return check  # most frames and boards
+    board.corner_look, recorded = _record_alike(ring, frame, reading.gain, clear, board.corner_look)
+    if not recorded:
         return check
-    ring.alternate_lab = np.where(clear[:, None], look,
-                                  ring.reference_lab if ring.alternate_lab is None else ring.alternate_lab)
     board.cube_corner = corner & ~clear if (corner & ~clear).any() else None
-    board.corner_look = None
     return _arm_over_track(board, frame, reading, ring.check(frame, reading.gain)) if check.occluded else check
+
+
+def _record_floor_side(board: _Board, frame: np.ndarray, reading: BoardReading,
+                       check: OcclusionCheck) -> OcclusionCheck:
+    """The board's ring check, the floor's side recorded: when the ring flags the board, nothing else does, and
+    only points within FLOOR_SHADOW of floor spaces read occupied changed, their look counts as unchanged too once
+    alike two frames running (_record_alike)."""
+    occupied = np.array([p.get("empty", 1.0) < 0.5 for p in reading.floor], bool)
+    near = board.floor_side[occupied].any(axis=0) if check.occluded and not reading.occluded else None
+    if near is None or not near.any() or board.ring.check(frame, reading.gain, ignore=near).occluded:
+        board.floor_look = None
+        return check  # most frames and boards
+    board.floor_look, recorded = _record_alike(board.ring, frame, reading.gain, near, board.floor_look)
+    return _arm_over_track(board, frame, reading, board.ring.check(frame, reading.gain)) if recorded else check
 
 
 def _arm_over_track(board: _Board, frame: np.ndarray, reading: BoardReading, check: OcclusionCheck) -> OcclusionCheck:
@@ -297,8 +330,10 @@ class _Board:
     beside_track: np.ndarray  # (score spaces, ring points in order) bool: the ring within TRACK_REACH of the space
     cube_corner: np.ndarray | None  # ring points (as laid) the cube on "0" shaded at setup, until recorded again
     cube_clear: np.ndarray  # (score spaces, ring points) bool: the corner's points the cube there is CUBE_SHADOW from
+    floor_side: np.ndarray  # (floor spaces, ring points as laid) bool: the ring within FLOOR_SHADOW of the space
     # The corner's points the marker was clear of in the previous frame and their look, while it is recorded.
     corner_look: tuple[np.ndarray, np.ndarray] | None = None
+    floor_look: tuple[np.ndarray, np.ndarray] | None = None  # ... and the floor side's points beside pieces
     moved: bool = False  # re-aimed since its margin ring was last recorded
     slack: PatchSampler | None = None  # the ring a little inside and outside, while moved (MOVED_RING_SLACK)
     before: np.ndarray | None = None  # the ring's reference before the move (ring_settled's), until confirmed
@@ -419,8 +454,10 @@ class TableRecognizer:
         ring_ref = decode_image(info["ring"]) if info.get("ring") else None
         ring = RingWatcher(board_ring_grid(geometry, spaces.score[0]), self.frame_size, ring_ref, run=BOARD_RING_RUN,
                            order=board_ring_order())
+        floor = [s for s in spaces.main if s.kind == FLOOR]
         return _Board(geometry, spaces, reader, main, score, ring, _beside_track(geometry, spaces, ring),
-                      *_cube_corner(geometry, spaces, ring))
+                      *_cube_corner(geometry, spaces, ring),
+                      _near_squares(geometry.to_board(ring.points), floor, FLOOR_SHADOW))
 
     def use_empty_table(self, frame: np.ndarray,
                         setup: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -517,7 +554,8 @@ class TableRecognizer:
         checks = check_rings(rings, np.stack([ring.sample(frame) for ring in rings]), [r.gain for r in readings]) \
             if rings else []
         checks = [_arm_over_track(b, frame, r, c) for b, r, c in zip(self.boards, readings, checks)]
-        checks = [_record_cube_corner(b, frame, r, c) for b, r, c in zip(self.boards, readings, checks)]
+        checks = [_record_floor_side(b, frame, r, _record_cube_corner(b, frame, r, c))
+                  for b, r, c in zip(self.boards, readings, checks)]
         gains = [r.gain for r in readings if r.gain is not None]
         visible = [r.gain for r in readings if r.gain is not None and not r.occluded]
         gain = np.median(np.array(visible or gains), axis=0) if gains else None
