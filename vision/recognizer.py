@@ -132,9 +132,11 @@ CUBE_SHADOW = 0.05
 # A piece on the floor line stands by the board's edge: the first-player marker on its first space, standing tall,
 # casts its side face and shadow over the margin ring (recorded tuning game 800, 3p gray: board 3's marker changed 4
 # of its 128 ring points by 18-33 delta E, and the board read covered with no hand for 10.5 s, a misplacement on it
-# unflagged). The ring points within FLOOR_SHADOW of a floor space read occupied are recorded again, as a second
-# look that counts as unchanged, when they alone changed and looked alike two frames running (_record_floor_side).
+# unflagged). The ring points within FLOOR_SHADOW of a floor space read holding a piece at FLOOR_PIECE_SURE or
+# better (a hand over the floor reads as no piece surely) are recorded again, as a second look that counts as
+# unchanged, when they alone changed and looked alike two frames running (_record_floor_side).
 FLOOR_SHADOW = CUBE_SHADOW
+FLOOR_PIECE_SURE = 0.9
 
 
 class FrameError(ValueError):
@@ -283,9 +285,10 @@ def _record_cube_corner(board: _Board, frame: np.ndarray, reading: BoardReading,
 def _record_floor_side(board: _Board, frame: np.ndarray, reading: BoardReading,
                        check: OcclusionCheck) -> OcclusionCheck:
     """The board's ring check, the floor's side recorded: when the ring flags the board, nothing else does, and
-    only points within FLOOR_SHADOW of floor spaces read occupied changed, their look counts as unchanged too once
-    alike two frames running (_record_alike)."""
-    occupied = np.array([p.get("empty", 1.0) < 0.5 for p in reading.floor], bool)
+    only points within FLOOR_SHADOW of floor spaces read holding a piece surely (FLOOR_PIECE_SURE) changed, their
+    look counts as unchanged too once alike two frames running (_record_alike)."""
+    occupied = np.array([max(p for name, p in space.items() if name != "empty") >= FLOOR_PIECE_SURE
+                         for space in reading.floor], bool)
     near = board.floor_side[occupied].any(axis=0) if check.occluded and not reading.occluded else None
     if near is None or not near.any() or board.ring.check(frame, reading.gain, ignore=near).occluded:
         board.floor_look = None

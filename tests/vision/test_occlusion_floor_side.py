@@ -4,9 +4,11 @@ covered with no hand for 10.5 s). Ring points beside floor spaces read occupied 
 running, are recorded as a second look (FLOOR_SHADOW); a hand passing over them is no record, one over them after is
 still seen, and points beside an empty floor or away from the floor stay watched as before."""
 
+from dataclasses import replace
+
 import numpy as np
 
-from vision.recognizer import FLOOR_SHADOW
+from vision.recognizer import FLOOR_SHADOW, _record_floor_side
 from web_dashboard.vision_bench import bench_frames
 
 
@@ -88,3 +90,17 @@ def test_a_change_away_from_the_floor_stays_watched():
     assert np.count_nonzero(top) >= 6 and not (top & board.floor_side.any(axis=0)).any()
     _shaded_since_setup(rec, image, 0, top)
     assert all(rec.recognize(image)["boards"][0]["occluded"] for _ in range(3))
+
+
+def test_beside_a_floor_space_read_unsure_the_ring_stays_watched():
+    # A hand over the floor reads as no piece surely: beside it nothing is recorded, however still.
+    rec, image = _first_clean_frame()
+    board = rec.boards[0]
+    side = _beside_floor_space(board, 0)
+    _shaded_since_setup(rec, image, 0, side)
+    reading = rec.read(image).boards[0]
+    unsure = replace(reading, floor=[{"first_player": 0.6, "white": 0.3, "empty": 0.1}] + reading.floor[1:])
+    for _ in range(3):
+        assert _record_floor_side(board, image, unsure, board.ring.check(image, unsure.gain)).occluded
+    assert _record_floor_side(board, image, reading, board.ring.check(image, reading.gain)).occluded
+    assert not _record_floor_side(board, image, reading, board.ring.check(image, reading.gain)).occluded
