@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from tests.vision.test_occlusion_cube_corner import _hand_over
 from vision.recognizer import FLOOR_SHADOW, _record_floor_side
 from web_dashboard.vision_bench import bench_frames
 
@@ -30,14 +31,6 @@ def _shaded_since_setup(rec, image, board: int, points: np.ndarray) -> None:
     """Board `board`'s ring recorded as if those points were 40 delta E lighter at setup (game 800: 18-33 delta E)."""
     ring = rec.boards[board].ring
     ring.reference_lab = np.where(points[:, None], ring.look(image, None) + [40.0, 0.0, 0.0], ring.reference_lab)
-
-
-def _hand_over(image: np.ndarray, points: np.ndarray) -> np.ndarray:
-    out = image.copy()
-    x0, y0 = points.min(axis=0).astype(int) - 6
-    x1, y1 = points.max(axis=0).astype(int) + 6
-    out[max(y0, 0):y1, max(x0, 0):x1] = (120, 150, 200)
-    return out
 
 
 def test_the_floor_side_lies_along_the_floor_edge_and_the_board_side_beside_it():
