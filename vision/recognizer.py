@@ -287,12 +287,15 @@ def _record_floor_side(board: _Board, frame: np.ndarray, reading: BoardReading,
     """The board's ring check, the floor's side recorded: when the ring flags the board, nothing else does, and
     only points within FLOOR_SHADOW of floor spaces read holding a piece surely (FLOOR_PIECE_SURE) changed, their
     look counts as unchanged too once alike two frames running (_record_alike)."""
+    if not check.occluded or reading.occluded:
+        board.floor_look = None
+        return check  # most frames and boards: the floor's pieces are not even looked at
     occupied = np.array([max(p for name, p in space.items() if name != "empty") >= FLOOR_PIECE_SURE
                          for space in reading.floor], bool)
-    near = board.floor_side[occupied].any(axis=0) if check.occluded and not reading.occluded else None
-    if near is None or not near.any() or board.ring.check(frame, reading.gain, ignore=near).occluded:
+    near = board.floor_side[occupied].any(axis=0)
+    if not near.any() or board.ring.check(frame, reading.gain, ignore=near).occluded:
         board.floor_look = None
-        return check  # most frames and boards
+        return check
     board.floor_look, recorded = _record_alike(board.ring, frame, reading.gain, near, board.floor_look)
     return _arm_over_track(board, frame, reading, board.ring.check(frame, reading.gain)) if recorded else check
 
