@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tests.vision.test_occlusion_cube_corner import _hand_over
+from tests.vision.test_occlusion_cube_corner import _hand_over, passing_hand_is_no_record
 from vision.recognizer import FLOOR_SHADOW, _record_floor_side
 from web_dashboard.vision_bench import bench_frames
 
@@ -60,11 +60,7 @@ def test_a_hand_passing_over_the_floor_side_is_no_record():
     rec, image = _first_clean_frame()
     side = _beside_floor_space(rec.boards[0], 0)
     _shaded_since_setup(rec, image, 0, side)
-    hand = _hand_over(image, rec.boards[0].ring.points[side])
-    assert rec.recognize(image)["boards"][0]["occluded"]
-    assert rec.recognize(hand)["boards"][0]["occluded"]
-    assert rec.recognize(image)["boards"][0]["occluded"]  # not alike the frame before: not recorded yet
-    assert not rec.recognize(image)["boards"][0]["occluded"]
+    passing_hand_is_no_record(rec, image, _hand_over(image, rec.boards[0].ring.points[side]))
 
 
 def test_the_side_of_an_empty_floor_stays_watched():
