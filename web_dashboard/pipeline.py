@@ -42,6 +42,7 @@ class CameraStatus:
     process_ms: float = 0.0  # mean time to handle one frame (recognise, track, overlay, encode)
     waiting: str = ""  # why the move tracker commits nothing now ("waiting for ..."), if it says
     committed: str = ""  # what the move tracker committed last, in words
+    lamp: str = ""  # what a lamp's reflection hides from the camera, and what to do (vision.lamp), if anything
 
 
 @dataclass
@@ -64,6 +65,7 @@ class CameraLoop:
     _thread: threading.Thread | None = field(default=None, init=False)
     _tracker: object = field(default=None, init=False)
     _tracker_game: int = field(default=-1, init=False)
+    _lamp: object = field(default=None, init=False)
     _last_status_publish: float = field(default=0.0, init=False)
 
     def __post_init__(self) -> None:
@@ -127,6 +129,7 @@ class CameraLoop:
             try:
                 observation = recognizer(frame, timestamp)
                 if observation is not None:
+                    self._watch_lamp(observation, timestamp)
                     self._track(observation, timestamp)
                 self.status.message = ""
             except Exception as err:  # noqa: BLE001 - one bad frame must never stop the camera loop
@@ -171,6 +174,13 @@ class CameraLoop:
         if status.committed:
             self.status.committed = "; ".join(status.committed)
 
+    def _watch_lamp(self, observation: dict, timestamp: float) -> None:
+        from vision.lamp import LampWatch  # only with a recognizer: vision is installed
+
+        if self._lamp is None:
+            self._lamp = LampWatch()
+        self.status.lamp = self._lamp.observe(observation, timestamp)
+
     def use_calibration(self, overlay: OverlayPainter | None, recognizer: Recognizer | None = None,
                         label: str | None = None) -> None:
         """Switch to a new calibration while running (the wizard just saved one). The loop reads these
@@ -178,8 +188,9 @@ class CameraLoop:
         self.overlay = overlay
         if label is not None:
             self.recognizer = recognizer
-            self._tracker = None
+            self._tracker, self._lamp = None, None
             self.status.recognition, self.status.waiting, self.status.committed = label, "", ""
+            self.status.lamp = ""
         self._publish_status(force=True)
 
     def set_recognition_label(self, label: str) -> None:

@@ -135,6 +135,23 @@ def test_the_camera_is_shown_lost_and_comes_back_with_the_game_intact(live, page
     assert runtime.camera.status.losses >= 1
 
 
+def test_what_the_lamps_reflection_hides_is_shown_until_it_is_fixed(live, page):
+    # The camera loop's lamp watch (vision.lamp) fills the status; the page shows it and hides it once it clears.
+    runtime, url, _ = live
+    page.goto(url + "/")
+    lamp = page.locator("#lamp-text")
+    page.wait_for_function("document.body.dataset.camera === 'live'", timeout=TIMEOUT_MS)
+    assert not lamp.is_visible()
+    advice = "The lamp's reflection hides factory display 2: tilt or move the lamp."
+    runtime.camera.status.lamp = advice
+    try:
+        lamp.wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert lamp.inner_text() == advice
+    finally:
+        runtime.camera.status.lamp = ""
+    lamp.wait_for(state="hidden", timeout=TIMEOUT_MS)
+
+
 def test_the_calibration_wizard_saves_a_valid_profile(live, page, tmp_path):
     runtime, url, _ = live
     page.goto(url + "/calibrate")

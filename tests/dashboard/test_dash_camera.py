@@ -149,3 +149,56 @@ def test_a_video_file_plays_at_its_own_rate_and_ends(tmp_path):
     assert elapsed >= 0.4  # 10 frames at 20 fps: half a second, not as fast as the disk allows
     assert loop.status.losses == 0
     session.close()
+
+
+class StillTable:
+    """A camera on a still table, 10 frames a second by their timestamps (as fast as the loop takes them)."""
+
+    name = "still table"
+    finite = True
+
+    def __init__(self, frames: int) -> None:
+        self.left, self.time = frames, 100.0
+
+    def open(self) -> bool:
+        return True
+
+    def read(self):
+        if not self.left:
+            return False, None, self.time
+        self.left -= 1
+        self.time += 0.1
+        return True, np.full((60, 80, 3), 128, np.uint8), self.time
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_dashboard_is_told_what_the_lamps_reflection_hides(tmp_path):
+    # Factory display 3 under the lamp's reflection in every frame but the last second's: the camera status names
+    # it once it has stood 3 s (LAMP_ADVICE_SECONDS), and the advice goes when the lamp is moved.
+    from vision.observation import GLARE_SHARE
+
+    session = make_session(tmp_path)
+    said = []
+
+    def recognizer(frame, timestamp):
+        glare = 2 * GLARE_SHARE if timestamp < 105.0 else 0.0
+        return {"boards": [], "factories": [], "center": {},
+                "details": {"factories": [{"glare": 0.0}] * 2 + [{"glare": glare}] + [{"glare": 0.0}] * 2,
+                            "center": {"glare": 0.0}}}
+
+    def painter(shown, observation):
+        said.append(loop.status.lamp)
+
+    loop = CameraLoop(StillTable(60), session, session.bus, recognizer=recognizer, overlay=painter)
+    loop.start()
+    try:
+        assert wait_until(lambda: loop.status.state == "ended")
+    finally:
+        loop.stop()
+    session.close()
+    named = [k for k, text in enumerate(said) if text]
+    assert named and 29 <= named[0] <= 31  # the 30th frame is 3 s after the first
+    assert "factory display 3" in said[named[0]] and "display 4" not in said[named[0]]
+    assert said[-1] == ""  # the lamp moved at 105 s

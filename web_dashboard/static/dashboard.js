@@ -154,6 +154,10 @@ function renderCamera(cam) {
   const settingUp = cam.recognition.startsWith("setting up");
   setup.textContent = settingUp ? "Setting up" + cam.recognition.slice("setting up".length) : "";
   setup.hidden = !settingUp;
+  // What a lamp's reflection hides from the camera: only the players can fix it.
+  const lamp = document.getElementById("lamp-text");
+  lamp.textContent = cam.lamp || "";
+  lamp.hidden = !lamp.textContent;
   // What the move tracker is waiting for: a game that does not advance says why.
   const tracker = document.getElementById("tracker-text");
   tracker.textContent = cam.waiting ? `Tracker: ${cam.waiting}` :
