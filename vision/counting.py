@@ -350,6 +350,7 @@ class RegionCount:
     first_player_p: float
     glare: float  # share of the region's pixels clipped by a reflection: what lies under them is unknown
     unexplained: float = 0.0  # share changed since the empty table but far from every tile found (a hand, a cup)
+    lamp: float = 0.0  # the lamp's reflection read over the region (8-bit additive grey, RegionCounter.glare)
 
 
 @dataclass
@@ -1103,7 +1104,7 @@ class RegionCounter:
             if self.glare[r] >= GLEAM_DOUBT and counts.get("white"):
                 conf = {name: p if name == "white" else min(p, GLEAM_TRUST) for name, p in conf.items()}
             out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,
-                                   marker_p, float(glare[r]), float(unexplained[r])))
+                                   marker_p, float(glare[r]), float(unexplained[r]), float(self.glare[r])))
         return out
 
     def _motifs(self, label: np.ndarray, changed: np.ndarray) -> np.ndarray:

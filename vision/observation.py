@@ -132,6 +132,7 @@ def region_details(count: RegionCount, check: OcclusionCheck) -> dict:
         "first_player_probability": _r(count.first_player_p),
         "ring_changed": _r(check.changed),
         "glare": _r(count.glare),
+        "lamp": round(float(count.lamp), 1),
     }
 
 

@@ -5,17 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.lamp import LAMP_ADVICE_SECONDS, LampWatch, glared_regions
+from vision.lamp import LAMP_ADVICE_SECONDS, PALE_LAMP, LampWatch, glared_regions
 from vision.observation import GLARE_SHARE
 
 
-def observation(boards: int = 2, displays: int = 5, glared=(), covered=()) -> dict:
-    """An observation's flags and clipped shares only (what the watch reads): `glared` regions over GLARE_SHARE."""
+def observation(boards: int = 2, displays: int = 5, glared=(), covered=(), lamps=None) -> dict:
+    """An observation's flags, clipped shares and lamps only (what the watch reads): `glared` regions over
+    GLARE_SHARE, `lamps` (one per display) the reflection read over each."""
+    lamps = lamps or [0.0] * displays
     return {
         "boards": [{"flags": {"glare": ("board", i) in glared, "covered": ("board", i) in covered}}
                    for i in range(boards)],
         "details": {
-            "factories": [{"glare": 3 * GLARE_SHARE if ("factory", j) in glared else 0.0} for j in range(displays)],
+            "factories": [{"glare": 3 * GLARE_SHARE if ("factory", j) in glared else 0.0, "lamp": lamps[j]}
+                          for j in range(displays)],
             "center": {"glare": 3 * GLARE_SHARE if ("centre", 0) in glared else GLARE_SHARE / 2},
         },
     }
@@ -50,6 +53,18 @@ def test_several_regions_are_listed_in_table_order():
     assert said.startswith("The lamp's reflection hides board 2, factory display 5 and the centre:")
 
 
+def test_a_display_the_lamp_pales_is_named_with_the_risk_and_the_setup_to_capture_again():
+    said = feed(LampWatch(), lambda t: observation(lamps=[0.0, 0.0, 0.0, PALE_LAMP + 10, PALE_LAMP - 10]), 0, 4)[-1]
+    assert said.startswith("The lamp's reflection pales the tiles on factory display 4: a black tile")
+    assert "display 5" not in said and said.endswith("then capture the setup again.")
+    # One the reflection hides is said hidden, not pale; one paled beside it follows the hidden one.
+    both = feed(LampWatch(), lambda t: observation(glared={("factory", 0)}, lamps=[PALE_LAMP + 50, 0, PALE_LAMP, 0, 0]),
+                0, 4)[-1]
+    assert both.startswith("The lamp's reflection hides factory display 1: ")
+    assert "It pales the tiles on factory display 3: " in both and "display 1: a black" not in both
+    assert not any(feed(LampWatch(), lambda t: observation(lamps=[PALE_LAMP - 10] * 5), 0, 4))
+
+
 def test_a_covered_board_glaring_is_no_lamp():
     # What clips over a covered board may be the hand itself (a white sleeve, a watch).
     said = feed(LampWatch(), lambda t: observation(glared={("board", 0)}, covered={("board", 0)}), 0, 6)
@@ -61,15 +76,17 @@ def test_a_covered_board_glaring_is_no_lamp():
     {},
     {"boards": None, "details": None},
     {"boards": [{"flags": None}, "board"], "details": {"factories": [None, {"glare": "much"}, 7], "center": []}},
-    {"details": {"factories": [{"glare": float("nan")}], "center": {"glare": None}}},
+    {"details": {"factories": [{"glare": float("nan"), "lamp": float("inf")}], "center": {"glare": None}}},
+    {"details": {"factories": [{"glare": True, "lamp": "120"}, {"lamp": [99]}], "center": {"lamp": 1e9}}},
 ])
 def test_observations_without_the_keys_or_with_garbage_in_them_hide_nothing(broken):
     assert not any(feed(LampWatch(), lambda t: broken, 0.0, 2 * LAMP_ADVICE_SECONDS))
 
 
-def test_a_display_in_the_lamps_reflection_on_a_rendered_table_is_named():
+def test_the_displays_in_the_lamps_reflection_on_a_rendered_table_are_named():
     # Tuning seed 877's table: the lamp mirrored in factory display 2 (the recorded game's display flagged in every
-    # frame, no move of it ever committed); the same table under a faint lamp is named nowhere.
+    # frame, no move of it ever committed), its edge paling display 4 (read 70 at setup); the same table under a
+    # faint lamp is named nowhere.
     from vision.synthetic.look import Look
     from vision.synthetic.render import Renderer
     from web_dashboard.vision_bench import calibrated_recognizer, random_view
@@ -84,5 +101,6 @@ def test_a_display_in_the_lamps_reflection_on_a_rendered_table_is_named():
         watch = LampWatch()
         for t in np.arange(0.0, LAMP_ADVICE_SECONDS + 0.5, 0.5):
             said[glare] = watch.observe(rec.recognize(renderer.render(pieces, shake=False).image), float(t))
-    assert "factory display 2" in said[None] and "board" not in said[None].split(":")[0]
+    assert said[None].startswith("The lamp's reflection hides factory display 2: ")
+    assert "It pales the tiles on factory display 4: " in said[None]
     assert said[0.3] == ""
