@@ -93,7 +93,7 @@ def advice(hidden: list[Region], paled: list[Region] = ()) -> str:
     if not said:
         return ""
     said.append("Tilt or move the lamp, or move the piece out of the reflection" +
-                (", then capture the setup again." if paled else "."))
+                (", then capture the setup again on the calibration page (its glare is read there)." if paled else "."))
     return " ".join(said)
 
 

@@ -56,7 +56,7 @@ def test_several_regions_are_listed_in_table_order():
 def test_a_display_the_lamp_pales_is_named_with_the_risk_and_the_setup_to_capture_again():
     said = feed(LampWatch(), lambda t: observation(lamps=[0.0, 0.0, 0.0, PALE_LAMP + 10, PALE_LAMP - 10]), 0, 4)[-1]
     assert said.startswith("The lamp's reflection pales the tiles on factory display 4: a black tile")
-    assert "display 5" not in said and said.endswith("then capture the setup again.")
+    assert "display 5" not in said and said.endswith("then capture the setup again on the calibration page (its glare is read there).")
     # One the reflection hides is said hidden, not pale; one paled beside it follows the hidden one.
     both = feed(LampWatch(), lambda t: observation(glared={("factory", 0)}, lamps=[PALE_LAMP + 50, 0, PALE_LAMP, 0, 0]),
                 0, 4)[-1]
