@@ -53,6 +53,20 @@ def paled_displays(observation: dict) -> list[Region]:
             if _number(region, "lamp") >= PALE_LAMP and _number(region, "glare") <= GLARE_SHARE]
 
 
+def paled_at_setup(learned: dict) -> str | None:
+    """What the calibration page says of a setup capture whose displays the lamp's reflection pales (the glare
+    `learn_setup` read over each, PALE_LAMP or more), or None: the moment to move the lamp is before play."""
+    factories = (learned.get("setup") or {}).get("factories") if isinstance(learned, dict) else None
+    paled = [(j, _number(f, "glare")) for j, f in enumerate(factories if isinstance(factories, list) else [])
+             if _number(f, "glare") >= PALE_LAMP]
+    if not paled:
+        return None
+    read = ", ".join(f"{g:.0f}" for _, g in paled)
+    return (f"the lamp's reflection pales the tiles on {_listed([('factory', j) for j, _ in paled])} (read {read}; "
+            f"from {PALE_LAMP:.0f} a black tile there may be read as white): tilt or move the lamp, or move the "
+            "display, and capture the setup again")
+
+
 def _details(observation) -> dict:
     details = observation.get("details") if isinstance(observation, dict) else None
     return details if isinstance(details, dict) else {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import cv2
 import numpy as np
@@ -269,3 +270,30 @@ def test_an_unusable_setup_capture_still_saves_the_clicks_with_a_warning(tmp_pat
     assert result["learned"] is False and "capture the table at setup again" in result["warning"]
     profile = load(tmp_path / "cal.json")
     assert "setup" not in profile.learned and profile.players == 4
+
+
+def test_a_setup_capture_under_a_lamp_that_pales_displays_says_so_and_what_to_do(tmp_path):
+    # Tuning seed 877's table: the lamp mirrored in factory display 2 (read 120 at setup) and paling display 4 (70);
+    # the moment to move the lamp is before play. The same table under a faint lamp is saved with no such note.
+    from calibration.profile import dumps
+    from vision.synthetic.look import Look
+    from vision.synthetic.render import Renderer
+    from web_dashboard.vision_bench import empty_view, setup_view
+    from web_dashboard.wizard import CalibrationWizard
+
+    notes = {}
+    for glare in (None, 0.3):
+        look = Look.random(877, 1280, 720) if glare is None else Look.random(877, 1280, 720, glare=glare)
+        renderer = Renderer(2, "gray", look, 877)
+        setup = renderer.render(renderer.pieces(setup_view(2, np.random.default_rng([877, 77]))), shake=False).image
+        bare = renderer.render(renderer.pieces(empty_view(2)), shake=False).image
+        wizard = CalibrationWizard(tmp_path / f"cal-{glare}.json")
+        wizard.set_snapshot(setup)
+        wizard.capture_bare(bare)
+        wizard.capture_setup(setup)
+        result = wizard.save(json.loads(dumps(renderer.calibration())))
+        assert result["learned"] is True and result["warning"] is None
+        notes[glare] = result["note"]
+    assert notes[None].startswith("the lamp's reflection pales the tiles on factory display 2 and factory display 4")
+    assert notes[None].endswith("capture the setup again")
+    assert notes[0.3] is None

@@ -104,3 +104,15 @@ def test_the_displays_in_the_lamps_reflection_on_a_rendered_table_are_named():
     assert said[None].startswith("The lamp's reflection hides factory display 2: ")
     assert "It pales the tiles on factory display 4: " in said[None]
     assert said[0.3] == ""
+
+
+def test_the_calibration_page_is_told_of_displays_paled_at_setup():
+    from vision.lamp import paled_at_setup
+
+    learned = {"setup": {"factories": [{"glare": 0.0}, {"glare": 120.0}, {"glare": PALE_LAMP - 10}, {"glare": 70.0}]}}
+    note = paled_at_setup(learned)
+    assert note.startswith("the lamp's reflection pales the tiles on factory display 2 and factory display 4 (read "
+                           "120, 70;") and note.endswith("capture the setup again")
+    assert paled_at_setup({"setup": {"factories": [{"glare": PALE_LAMP - 10}]}}) is None
+    for broken in (None, {}, {"setup": None}, {"setup": {"factories": "x"}}, {"setup": {"factories": [None, "x"]}}):
+        assert paled_at_setup(broken) is None
