@@ -56,8 +56,8 @@ def paled_displays(observation: dict) -> list[Region]:
 def paled_at_setup(learned: dict) -> str | None:
     """What the calibration page says of a setup capture whose displays the lamp's reflection pales (the glare
     `learn_setup` read over each, PALE_LAMP or more), or None: the moment to move the lamp is before play."""
-    factories = (learned.get("setup") or {}).get("factories") if isinstance(learned, dict) else None
-    paled = [(j, _number(f, "glare")) for j, f in enumerate(factories if isinstance(factories, list) else [])
+    setup = learned.get("setup") if isinstance(learned, dict) else None
+    paled = [(j, _number(f, "glare")) for j, f in enumerate(_list(setup, "factories"))
              if _number(f, "glare") >= PALE_LAMP]
     if not paled:
         return None

@@ -114,5 +114,6 @@ def test_the_calibration_page_is_told_of_displays_paled_at_setup():
     assert note.startswith("the lamp's reflection pales the tiles on factory display 2 and factory display 4 (read "
                            "120, 70;") and note.endswith("capture the setup again")
     assert paled_at_setup({"setup": {"factories": [{"glare": PALE_LAMP - 10}]}}) is None
-    for broken in (None, {}, {"setup": None}, {"setup": {"factories": "x"}}, {"setup": {"factories": [None, "x"]}}):
+    for broken in (None, {}, {"setup": None}, {"setup": [1]}, {"setup": {"factories": "x"}},
+                   {"setup": {"factories": [None, "x", {"glare": "99"}]}}):
         assert paled_at_setup(broken) is None
