@@ -20,5 +20,15 @@ def line_name(line: int) -> str:
     return f"pattern line {line + 1}"
 
 
+# A region of the table as the move tracker and vision's lamp watch name it: ("board", i), ("factory", j) or
+# ("centre", 0).
+Region = tuple[str, int]
+
+
+def region_name(region: Region) -> str:
+    kind, index = region
+    return {"board": f"board {index + 1}", "factory": f"factory display {index + 1}"}.get(kind, "the centre")
+
+
 def source_name(source: int) -> str:
     return "the centre" if source < 0 else f"factory display {source + 1}"

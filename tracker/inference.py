@@ -30,7 +30,7 @@ from tracker.evidence import (
     slot_index,
     table_evidence,
 )
-from tracker.explain import IllegalMove, InvalidDeal
+from tracker.explain import IllegalMove, InvalidDeal, Region, region_name
 from tracker.game import Game
 from tracker.hypotheses import (
     EXTRA_MOVE_PRIOR,
@@ -50,7 +50,6 @@ from tracker.state import COLORED, DEAL, OFFER, WALL_TILING, GameState
 from tracker.table_model import BoardModel, TableModel, board_model, table_model
 from tracker.tiles import COLOUR_NAMES, EMPTY, WALL_SIZE, colored_wall_column
 
-Region = tuple[str, int]
 NO_WALL_EVIDENCE = ((((0.0, 0.0),) * WALL_SIZE),) * WALL_SIZE
 NO_SLOT_EVIDENCE = (0.0,) * SLOT_VALUES
 
@@ -591,7 +590,7 @@ class MoveTracker:
                 # An alert names a person: what its action changed must be in view, not only read steadily under a
                 # cover flag (recorded tuning game 611: a hand over the centre, its reading the same for 1.4 s and
                 # unsure, and a move out of turn best explained a view that one board had not settled on).
-                return [], f"waiting for {_region_name(through[0])} to be in view"
+                return [], f"waiting for {region_name(through[0])} to be in view"
             refilled = [j for j, f in enumerate((raw or evidence).factories)
                         if not state.factories[j] and not f.occluded and sum(f.counts) >= 2]
             if refilled:
@@ -762,7 +761,7 @@ class MoveTracker:
                   if (_is_hidden(evidence, r) or _unsettled(evidence, r, committed, best.table))
                   and not (self._read_lately(r, best.table, unsteady)
                            or best.legal and self._held_as(r, best.table, evidence.timestamp))]
-        return f"waiting for {_region_name(hidden[0])} to be in view and still" if hidden else None
+        return f"waiting for {region_name(hidden[0])} to be in view and still" if hidden else None
 
     def _history(self, state: GameState, best: Hypothesis, scorer: Scorer
                  ) -> tuple[Hypothesis, Hypothesis | None, float]:
@@ -814,13 +813,13 @@ class MoveTracker:
         # Asked even when the move does not fit: a view that contradicts the display's content is remembered.
         misread = None if guessed is None else self._display_misread(evidence, best, state, changed, misfit)
         if misfit > allowed:
-            return (f"'{best.describe(state)}' fits best, but {_region_name(off[0])} does not look as it "
+            return (f"'{best.describe(state)}' fits best, but {region_name(off[0])} does not look as it "
                     f"would after it")
         if misread:
             return misread
         other = sorted(r for r, n in elsewhere.items() if n)
         if sum(elsewhere[r] for r in other) > self.settings.unexplained_misfits:
-            return (f"'{best.describe(state)}' fits best, but leaves {_region_name(other[0])} unexplained "
+            return (f"'{best.describe(state)}' fits best, but leaves {region_name(other[0])} unexplained "
                     f"(a move not seen?)")
         return None
 
@@ -1975,11 +1974,6 @@ def _is_hidden(evidence: TableEvidence, region: Region) -> bool:
     if kind == "factory":
         return evidence.factories[index].occluded
     return evidence.centre.occluded
-
-
-def _region_name(region: Region) -> str:
-    kind, index = region
-    return {"board": f"board {index + 1}", "factory": f"factory display {index + 1}"}.get(kind, "the centre")
 
 
 def _tiling_options(state: GameState, player: int, ev) -> list[tuple[BoardModel, float, str, object]]:

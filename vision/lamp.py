@@ -14,6 +14,7 @@ import math
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+from tracker.explain import Region, region_name
 from vision.observation import GLARE_SHARE
 
 # A hand or a passing reflection (a tile lifted through the light) clears within a move; a flag that stands over
@@ -25,9 +26,6 @@ LAMP_ADVICE_SECONDS, LAMP_SHARE = 3.0, 0.75
 # games on one commit (1eba46b), by their displays' most at setup: 60 or more, 5 games of 5 not followed to the end
 # (60, 90, 90, 110, 120); 40-50, 2 of 5; under 40, 4 of 39.
 PALE_LAMP = 60.0
-
-Region = tuple[str, int]  # ("board", i), ("factory", j) or ("centre", 0), as the move tracker names them
-
 
 def glared_regions(observation: dict) -> list[Region]:
     """The regions an observation (docs/observation-format.md) flags for glare: a board by its `flags.glare` (not
@@ -83,11 +81,6 @@ def _number(region, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return 0.0
     return float(value)
-
-
-def region_name(region: Region) -> str:
-    kind, index = region
-    return {"board": f"board {index + 1}", "factory": f"factory display {index + 1}"}.get(kind, "the centre")
 
 
 def _listed(regions: list[Region]) -> str:
