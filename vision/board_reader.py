@@ -165,6 +165,7 @@ class BoardReader:
             smooth = _smooth(reference_main)
             self.ref_stats = ReferenceStats.of(to_lab(smooth))
             self.ref_mid = _middle_median(smooth, self.middle)
+            self.clipped_print = self.ref_mid.min(axis=1) >= CLIPPED
             self._gains: dict[tuple[float, bool], np.ndarray] = {}
             self.spot = self._spot()
             print_lab = to_lab(self.ref_mid * self._print_gain(0.0))
@@ -174,6 +175,7 @@ class BoardReader:
         else:
             self.ref_ground = None
             self.ref_stats = None
+            self.clipped_print = np.zeros(len(spaces), bool)
         if reference_score is not None:
             self.score_ref_planes = to_lab_planes(reference_score[None], np.ones((1, 3), np.float32))[:, 0]
             base = np.median(self.score_ref_planes[0].reshape(len(reference_score), -1), axis=1)
@@ -183,6 +185,13 @@ class BoardReader:
         else:
             self.score_base = None
             self.score_ref_planes = None
+
+    def washed_at_setup(self) -> dict[str, int]:
+        """How many of the board's pattern-line, wall and floor spaces the lamp's reflection clipped at setup (their
+        print at CLIPPED in every channel): there a pale tile, or any tile gleaming as much, clips as the print did
+        and looks like an empty space (_washed_out)."""
+        return {name: int((self.clipped_print & (self.kind == kind)).sum())
+                for name, kind in (("pattern_lines", PATTERN), ("wall", WALL), ("floor", FLOOR))}
 
     def _spot(self) -> np.ndarray:
         """(N,) the lamp's spot on the empty board at setup, an additive grey (8-bit) over each cream space: how
@@ -843,7 +852,7 @@ def _stack(readers: tuple[BoardReader, ...]) -> _Stack:
                   np.concatenate([r._print_gain(0.0) for r in readers]),
                   np.concatenate([r.ref_mid for r in readers]),
                   np.concatenate([r.spot for r in readers]),
-                  np.concatenate([r.ref_mid.min(axis=1) >= CLIPPED for r in readers]),
+                  np.concatenate([r.clipped_print for r in readers]),
                   np.concatenate([np.isin(r.kind, (PATTERN, FLOOR)) for r in readers]),
                   np.concatenate([r.cream + k * n for k, r in enumerate(readers)]),
                   np.concatenate([r.kind == PATTERN for r in readers]),

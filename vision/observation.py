@@ -147,6 +147,7 @@ def build_observation(reading, variant: str, timestamp: float | None = None) -> 
         "details": {
             "factories": [region_details(f, c) for f, c in zip(reading.factories, reading.factory_checks)],
             "center": region_details(reading.centre, reading.centre_check),
+            "boards": [{"washed": dict(w)} for w in reading.washed],
         },
     }
     if timestamp is not None:

@@ -23,6 +23,7 @@ from calibration.geometry import Lens
 from calibration.grid import snap_corners
 from calibration.profile import BoardCalibration, CalibrationProfile
 from calibration.reference import BoardReference, encode_image
+from vision.board_reader import BoardReader
 from vision.counting import ring_mask
 from vision.light import to_lab
 from vision.localise import LEARNED_KEY, BoardLocaliser
@@ -66,7 +67,8 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     for b in rec.boards:
         ref = BoardReference(b.main.sample(frame).copy(), b.score.sample(frame).copy())
         ring = b.ring.sample(frame)[0]
-        boards.append({"reference": ref.to_json(), "ring": encode_image(ring)})
+        washed = BoardReader(b.reader.spaces, ref.main, None, b.reader.patch).washed_at_setup()
+        boards.append({"reference": ref.to_json(), "ring": encode_image(ring), "washed": washed})
 
     # Colour model: at setup each display holds a 2x2 block of tiles over its middle, so a small circle round
     # the middle (0.3 radii) crosses only tiles; their colours, clustered, are this set under this light.

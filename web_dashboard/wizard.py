@@ -167,7 +167,7 @@ def _learn(profile, setup: np.ndarray, bare: np.ndarray | None) -> Learning:
                 f"used and {LESS_RELIABLE}")
         bare = None
     try:
-        from vision.lamp import paled_at_setup
+        from vision.lamp import at_setup
         from vision.setup import SetupError, learn_setup
     except ImportError as err:
         return Learning(profile, warning=f"the setup was not learned: {err}")
@@ -177,7 +177,7 @@ def _learn(profile, setup: np.ndarray, bare: np.ndarray | None) -> Learning:
         return Learning(profile, warning=(
             f"the setup was not learned ({err}); capture the table at setup again: boards empty, 4 tiles on "
             "every factory display, the marker in the centre"))
-    notes = [n for n in (note, paled_at_setup(learned.learned)) if n]
+    notes = [n for n in (note, at_setup(learned.learned)) if n]
     return Learning(learned, True, bare is not None, note="; ".join(notes) or None)
 
 
