@@ -41,6 +41,9 @@ class GameScore:
     frames: int = 0
     pipeline_seconds: float = 0.0  # recognition + tracking only, rendering excluded
     problem: str = ""
+    # When the dashboard's lamp advice (vision.lamp.LampWatch) first named a piece the lamp's reflection hides, pales
+    # or washes out, or None: a game not followed is then one the players were told of, and why.
+    lamp_advice_at: float | None = None
 
 
 def _true_moves(log: list[dict]) -> list[dict]:
@@ -85,8 +88,10 @@ def score_game(score: GameScore, log: list[dict], stream: Iterable[tuple[float, 
     after a change to the tracker."""
     from tracker.game import Game
     from tracker.inference import MoveTracker
+    from vision.lamp import LampWatch
 
     tracker = None
+    lamp = LampWatch()
     committed_moves = 0
     alert_on = False
     illegal_windows: list[list[float]] = []  # [start, end] of each misplacement on the table
@@ -109,7 +114,10 @@ def score_game(score: GameScore, log: list[dict], stream: Iterable[tuple[float, 
             tracker = MoveTracker(Game.new(score.players, score.variant, start_player=log[0]["start_player"]))
         begin = time.perf_counter()
         status = tracker.observe(observation, t)
+        advice = lamp.observe(observation, t)  # the camera loop's too (web_dashboard.pipeline)
         score.pipeline_seconds += time.perf_counter() - begin
+        if advice and score.lamp_advice_at is None:
+            score.lamp_advice_at = t
         score.frames += 1
         now_moves = [e for e in tracker.game.record.events_in_force() if e["type"] == "move"]
         if len(now_moves) > committed_moves:
@@ -208,7 +216,7 @@ def figures_of(played: Iterable[tuple[GameScore, float]], games: int, verbose: b
                   f"{'exact' if result.exact else 'NOT exact (' + result.problem + ')'}, false moves "
                   f"{result.false_moves}, illegal {result.illegal_flagged}/{result.illegal_total}, "
                   f"false alerts {result.false_alerts}, commits 0.6 s or more after rest "
-                  f"{sum(x >= 0.55 for x in result.latencies)}/{len(result.latencies)}", flush=True)
+                  f"{sum(x >= 0.55 for x in result.latencies)}/{len(result.latencies)}{_advised(result)}", flush=True)
     frames = sum(r.frames for r in results)
     seconds = sum(r.pipeline_seconds for r in results)
     return {
@@ -222,5 +230,12 @@ def figures_of(played: Iterable[tuple[GameScore, float]], games: int, verbose: b
         "fps_720p_one_core": frames / seconds if seconds else None,
         "frames": frames,
         "peak_rss_mb": peak_rss_mb,
-        "not_exact": [f"seed {r.seed} {r.players}p {r.variant}: {r.problem}" for r in results if not r.exact],
+        "games_lamp_advised": sum(r.lamp_advice_at is not None for r in results),
+        "not_exact_lamp_advised": sum(r.lamp_advice_at is not None for r in results if not r.exact),
+        "not_exact": [f"seed {r.seed} {r.players}p {r.variant}: {r.problem}{_advised(r)}" for r in results
+                      if not r.exact],
     }
+
+
+def _advised(result: GameScore) -> str:
+    return "" if result.lamp_advice_at is None else f", lamp advice from {result.lamp_advice_at:.1f} s"
