@@ -176,6 +176,11 @@ class BoardReader:
             self.ref_ground = None
             self.ref_stats = None
             self.clipped_print = np.zeros(len(spaces), bool)
+        # How many of the board's pattern-line, wall and floor spaces the lamp's reflection clipped at setup (their
+        # print at CLIPPED in every channel): there a pale tile, or any tile gleaming as much, clips as the print did
+        # and looks like an empty space (_washed_out). A setup constant, as the reader is.
+        self.washed_at_setup = {name: int((self.clipped_print & (self.kind == kind)).sum())
+                                for name, kind in (("pattern_lines", PATTERN), ("wall", WALL), ("floor", FLOOR))}
         if reference_score is not None:
             self.score_ref_planes = to_lab_planes(reference_score[None], np.ones((1, 3), np.float32))[:, 0]
             base = np.median(self.score_ref_planes[0].reshape(len(reference_score), -1), axis=1)
@@ -185,13 +190,6 @@ class BoardReader:
         else:
             self.score_base = None
             self.score_ref_planes = None
-
-    def washed_at_setup(self) -> dict[str, int]:
-        """How many of the board's pattern-line, wall and floor spaces the lamp's reflection clipped at setup (their
-        print at CLIPPED in every channel): there a pale tile, or any tile gleaming as much, clips as the print did
-        and looks like an empty space (_washed_out)."""
-        return {name: int((self.clipped_print & (self.kind == kind)).sum())
-                for name, kind in (("pattern_lines", PATTERN), ("wall", WALL), ("floor", FLOOR))}
 
     def _spot(self) -> np.ndarray:
         """(N,) the lamp's spot on the empty board at setup, an additive grey (8-bit) over each cream space: how

@@ -374,7 +374,7 @@ class TableReading:
     centre_check: OcclusionCheck
     gain: np.ndarray | None
     motion: list[float] = field(default_factory=list)
-    washed: list[dict[str, int]] = field(default_factory=list)  # per board, BoardReader.washed_at_setup
+    washed: list[dict[str, int]] = field(default_factory=list)  # per board, its reader's washed_at_setup
 
 
 class TableRecognizer:
@@ -592,7 +592,7 @@ class TableRecognizer:
         _hold(self.boards, readings, still, motion)
         self._realign_still_covered(frame, readings, checks, motion, reaimed)
         return TableReading(readings, checks, factories, factory_checks, centre, centre_check, gain, motion,
-                            [b.reader.washed_at_setup() for b in self.boards])
+                            [b.reader.washed_at_setup for b in self.boards])
 
     def _beside_centre_pieces(self, label: np.ndarray) -> np.ndarray:
         """(ring points,) bool: the centre's ring points within CENTRE_RING_TILE_REACH of a pixel its counter reads

@@ -67,7 +67,7 @@ def learn_setup(profile: CalibrationProfile, frame, empty=None) -> CalibrationPr
     for b in rec.boards:
         ref = BoardReference(b.main.sample(frame).copy(), b.score.sample(frame).copy())
         ring = b.ring.sample(frame)[0]
-        washed = BoardReader(b.reader.spaces, ref.main, None, b.reader.patch).washed_at_setup()
+        washed = BoardReader(b.reader.spaces, ref.main, None, b.reader.patch).washed_at_setup
         boards.append({"reference": ref.to_json(), "ring": encode_image(ring), "washed": washed})
 
     # Colour model: at setup each display holds a 2x2 block of tiles over its middle, so a small circle round
