@@ -61,15 +61,14 @@ def paled_displays(observation: dict) -> list[Region]:
             if _number(region, "lamp") >= PALE_LAMP and _number(region, "glare") <= GLARE_SHARE]
 
 
-def washed_boards(observation: dict) -> list[tuple[Region, str]]:
+def washed_boards(observation: dict, hidden: list[Region]) -> list[tuple[Region, str]]:
     """The boards with spaces the lamp's reflection washed out at setup (`details.boards[i].washed`), each with how
-    many of which ("15 of 15 pattern-line spaces and 3 of 7 floor-line spaces"), but for those flagged for glare
-    (glared_regions says those)."""
-    glared = set(glared_regions(observation))
+    many of which ("15 of 15 pattern-line spaces and 3 of 7 floor-line spaces"), but for those `hidden` (the
+    observation's glared_regions, which says those)."""
     out = []
     for i, board in enumerate(_list(_details(observation), "boards")):
         parts = _washed_parts(board)
-        if parts and ("board", i) not in glared:
+        if parts and ("board", i) not in hidden:
             out.append((("board", i), parts))
     return out
 
@@ -175,8 +174,8 @@ class LampWatch:
             self._frames.clear()  # time ran back (a video played again): a new watch
         if not self._frames:
             self._since = timestamp
-        self._frames.append((timestamp, glared_regions(observation), paled_displays(observation),
-                             washed_boards(observation)))
+        hidden = glared_regions(observation)
+        self._frames.append((timestamp, hidden, paled_displays(observation), washed_boards(observation, hidden)))
         while timestamp - self._frames[0][0] > self.seconds + 1e-9:
             self._frames.popleft()
         if timestamp - self._since < self.seconds - 1e-9:
