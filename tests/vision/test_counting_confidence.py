@@ -147,18 +147,20 @@ def _display() -> RegionCounter:
     return RegionCounter(grid, inside, (600, 600), SIDE, allow_marker=False, capacity=4)
 
 
-def test_a_white_tile_under_a_strong_glare_leaves_every_other_colour_in_doubt():
+def test_a_white_tile_under_a_strong_glare_leaves_every_other_colour_and_the_region_in_doubt():
     # Under a lamp's strong glare a glossy black or blue tile's top gleams pale and reads as white, surely (recorded
-    # tuning games 862 and 889: displays with setup glare 50-60). What else the display held is then no sure thing.
+    # tuning games 862 and 889: displays with setup glare 50-60). What else the display held is then no sure thing,
+    # and the region's confidence that every count is right says so as those colours' do.
     label = np.full((40, 40), -1, np.int8)
     _square(label, WHITE, 14, 14)
     _square(label, BLUE, 26, 26)
     counter = _display()
     clear = counter.count_labels(label[None], np.zeros(1))[0]
     assert clear.counts == {"white": 1, "blue": 1} and min(clear.count_confidence.values()) > 0.9
+    assert clear.confidence > 0.9
     counter.glare[0] = 60.0
     gleaming = counter.count_labels(label[None], np.zeros(1))[0]
-    assert gleaming.counts == clear.counts and gleaming.confidence == clear.confidence
+    assert gleaming.counts == clear.counts and gleaming.confidence <= 0.6
     assert gleaming.count_confidence["white"] == clear.count_confidence["white"]
     assert max(p for name, p in gleaming.count_confidence.items() if name != "white") <= 0.6
     label[label == WHITE] = -1  # no white tile read: nothing gleams
