@@ -305,7 +305,7 @@ MOTIF = (0.05, 0.25)
 # takes from it may tell what it held. Displays so read in the first deal of 25 recorded tuning games (the first
 # 30 s, on e6574ba): 69 readings of 73 wrong, 13 of them at a region confidence of 0.85 or more while every other
 # colour was held at 0.6 (862's display 5, 2 white tiles for 1 and a black, at 0.95: the deal was made from it).
-# White's own count keeps its confidence: there a black tile is as often missed as read white (801's display 5,
+# White's own count keeps its confidence: there a black tile is often missed, not read white (801's display 5,
 # 3 white tiles and a black read as the 3 whites, at 0.99), and held at 0.6 it cost 801 8 of its first 12 moves.
 GLEAM_DOUBT, GLEAM_TRUST = 40.0, 0.6
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
