@@ -1411,9 +1411,9 @@ class MoveTracker:
         white, recorded tuning game 889), play the round's moves again, and if one of them (and the moves since)
         fits the view as a move must and explains it clearly better, replace the round (a logged correction), as an
         unsure reading of a move is replaced (_recheck). Only what the view contradicts is reopened: a display not yet
-        taken from is still read as dealt. `best_now` scores the best explanation from the logged deal; `logged_table` is its table.
-        `places_held`: the board places a correction waited on have now read the same long enough (_held_long), news
-        however still the view."""
+        taken from is still read as dealt. `best_now` scores the best explanation from the logged deal; `logged_table`
+        is its table. `places_held`: the board places a correction waited on have now read the same long enough
+        (_held_long), news however still the view."""
         state, record = self.state, self.game.record
         events = record.events_in_force()
         start = max((i for i, e in enumerate(events) if e["type"] == "deal"), default=None)
