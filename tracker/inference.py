@@ -1532,18 +1532,20 @@ class MoveTracker:
             if told_apart < self.settings.margin:
                 return []  # two orders of the moves since end here, and nothing seen tells which
         # The corrected round must fit the view as a move must (_misfit), no more: recorded tuning game 360, round 1,
-        # vision missed the first-player marker among the leftovers in the centre, under every deal alike.
+        # vision missed the first-player marker among the leftovers in the centre, under every deal alike. The margins
+        # first: they cost nothing, and a stalled view is re-checked again and again.
+        replayed_table = table_model(replayed)
         if (
-            self._misfit(evidence, table_model(replayed), best, replayed)
-            or (len(found) > 1 and score - found[1][0] < self.settings.margin)
+            (len(found) > 1 and score - found[1][0] < self.settings.margin)
             or score - best_now < self.settings.margin
-            or self._hidden(evidence, table_model(replayed), best, unsteady)
+            or self._misfit(evidence, replayed_table, best, replayed)
+            or self._hidden(evidence, replayed_table, best, unsteady)
         ):
             return []
         # A guess overrules no reading; one never read surely, taken from, waits only the rest time.
         steady = self.settings.rest_seconds if display in reopened else COVER_STEADY_SECONDS
         if display not in guessed and self._overrules(display, read(display, deal)) and not self._held_long(
-                table_model(replayed), best.table, now, logged_table, steady):
+                replayed_table, best.table, now, logged_table, steady):
             # Due but for the board that tells, which has not read the same long enough: the next hand may come
             # first, so from now on the display is searched two moves deep, as one a view has contradicted
             # (recorded tuning game 988: display 3 read surely with a white tile for a black; the 2 blacks taken
