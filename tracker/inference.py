@@ -112,6 +112,9 @@ class _RegionWatch:
     # A display's or the centre's: since when vision has flagged it covered, None while it reads it in view
     # (MoveTracker._chronic_flags).
     flagged_since: float | None = None
+    # A display's or the centre's counts (and marker) vision has doubted in every frame since it was last covered:
+    # element -> since when (MoveTracker._steady_counts).
+    doubted: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -419,6 +422,7 @@ class MoveTracker:
             # display from ever counting.
             watch.uncovered_since = None
             watch.lately.clear()
+            watch.doubted.clear()
             return False
         if watch.uncovered_since is None:
             watch.uncovered_since = now
@@ -483,14 +487,27 @@ class MoveTracker:
 
     def _steady_counts(self, watch: _RegionWatch, ev: CountEvidence, now: float, rest: float) -> CountEvidence:
         """A display or the centre in view, with each colour's count (and the centre's marker) whose reading changed
-        within the rest time turned into no evidence, as a board's places are (see _steady_board)."""
+        within the rest time turned into no evidence, as a board's places are (see _steady_board).
+
+        A count vision has doubted (FAINT_LOG_MISS) in every frame for COVER_STEADY_SECONDS since the region was last
+        covered is not waited on: it weighs little however it reads, and it may never settle (recorded tuning game
+        877: a lamp over the centre washed its tiles so pale that their colours read a different way each frame, and
+        every move that left tiles there waited for the centre to rest; 0 of 51 moves followed). A count doubted
+        only since a hand left is a hand's doing, and waited on (recorded tuning game 322: a red tile still being
+        taken from the centre, its count doubted for 0.2 s; not waited on, a move it was not made of was committed)."""
         readings = [*ev.counts, ev.first_player]
+        costs = [*ev.colour_costs, ev.log_miss]
         unsettled = set()
         for element, reading in enumerate(readings):
             seen = watch.elements.get(element)
             if seen is None or seen[0] != reading:
                 watch.elements[element] = seen = (reading, now)
-            if now - seen[1] < rest - REST_TOLERANCE:
+            if costs[element] < FAINT_LOG_MISS:
+                watch.doubted.pop(element, None)
+                doubted = False
+            else:
+                doubted = now - watch.doubted.setdefault(element, now) >= COVER_STEADY_SECONDS - REST_TOLERANCE
+            if now - seen[1] < rest - REST_TOLERANCE and not doubted:
                 unsettled.add(element)
         if not unsettled:
             return ev
@@ -1792,6 +1809,9 @@ DEAL_VOTES, GUESS_VOTES, DEAL_AGREEMENT = 5, 10, 0.8
 DEAL_PATIENCE_SECONDS = 2.0
 # A score bound (Scorer.bound) sums the same terms in another order: it may come out this much below the score.
 BOUND_TOLERANCE = 1e-9
+# A count vision is no surer of than 0.6 (what it reports under a lamp's glare: vision/counting.py GLEAM_TRUST), 0.6
+# itself included, is doubted: _steady_counts does not wait for it to settle.
+FAINT_LOG_MISS = miss_cost(0.6) - 1e-9
 # A stalled view with nothing new in it is re-checked against other deals at most this often (seconds): it costs a
 # search per content (up to 16 a display taken from).
 DEAL_RECHECK_INTERVAL = 1.0

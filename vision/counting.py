@@ -308,6 +308,14 @@ MOTIF = (0.05, 0.25)
 # White's own count keeps its confidence: there a black tile is often missed, not read white (801's display 5,
 # 3 white tiles and a black read as the 3 whites, at 0.99), and held at 0.6 it cost 801 8 of its first 12 moves.
 GLEAM_DOUBT, GLEAM_TRUST = 40.0, 0.6
+# Under a glare of BLINDING_GLARE or more a region's every count is in doubt, white's and a colour read as none
+# included, and no surer than GLEAM_TRUST: the lamp washes the tiles so pale that blue and black read alike and
+# either may read as none at all. The first 20 s of 25 recorded tuning games with a lamp (on 8007dbf; regions in
+# view, neither flagged nor truly covered): displays read under a glare of 80 or more, 236 of 495 wrong, the centre
+# 121 of 123 (recorded tuning game 877: its centre's 2 blue tiles read black, blue as none at 0.999, every move
+# waited on it); a colour read as none at 0.9 or more was there after all 309 times in 2,007, against 115 in
+# 111,398 under less glare.
+BLINDING_GLARE = 80.0
 ERASE = 0.65  # radius explained by a tile found, in tile sides (between its inscribed and outer circles)
 DISPLAY_GLARE_COST = 0.01  # mean log-likelihood a unit of glare must buy per changed pixel (none unless asked)
 GLARE_PIXELS = 400  # at most as many changed pixels as the centre's glare is fitted to
@@ -1106,7 +1114,10 @@ class RegionCounter:
             # 11 / 4830 for every colour alike.
             conf = {name: p * lookalike * (1.0 - (1.0 - clear) * math.sqrt(unexplained_colour[r, c]))
                     for c, (name, p) in enumerate(conf.items())}
-            if self.glare[r] >= GLEAM_DOUBT and counts.get("white"):
+            if self.glare[r] >= BLINDING_GLARE:
+                conf = {name: min(p, GLEAM_TRUST) for name, p in conf.items()}
+                sure = min(sure, GLEAM_TRUST)
+            elif self.glare[r] >= GLEAM_DOUBT and counts.get("white"):
                 conf = {name: p if name == "white" else min(p, GLEAM_TRUST) for name, p in conf.items()}
                 sure = min(sure, GLEAM_TRUST)
             out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,

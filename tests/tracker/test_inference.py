@@ -850,9 +850,11 @@ def test_a_display_flagged_covered_every_other_frame_but_read_the_same_is_at_res
     assert game.state == truth
 
 
-def _a_move_seen_with_a_flickering_centre(flicker_also_when_right: bool):
+def _a_move_seen_with_a_flickering_centre(flicker_also_when_right: bool, yellow_confidence: float | None = None,
+                                         frames: int = 12):
     """A move from a display; afterwards vision reads the centre with a phantom tile on every other frame (and,
-    unless `flicker_also_when_right`, correctly in between), never flagging it covered."""
+    unless `flicker_also_when_right`, correctly in between), never flagging it covered; with `yellow_confidence`,
+    vision's confidence in the centre's yellow count (every other count's 0.99)."""
     truth, game, rng = started(seed=4)
     tracker = MoveTracker(game)
     t = 0.0
@@ -866,14 +868,18 @@ def _a_move_seen_with_a_flickering_centre(flicker_also_when_right: bool):
         t += 1 / FPS
         tracker.observe(observe(truth.to_table(), occluded=hidden), t)
     statuses = []
-    for k in range(12):
+    for k in range(frames):
         seen = truth.to_table()
         centre = dict(seen["center"])
         if k % 2 or not flicker_also_when_right:
             centre["yellow"] = centre.get("yellow", 0) + 1 + k % 3
         seen["center"] = centre
+        obs = observe(seen)
+        if yellow_confidence is not None:
+            sure = {name: 0.99 for name in COLOUR_NAMES}
+            obs["details"] = {"center": {"count_confidence": dict(sure, yellow=yellow_confidence)}}
         t += 1 / FPS
-        statuses.append(tracker.observe(observe(seen), t))
+        statuses.append(tracker.observe(obs, t))
     return truth, game, statuses
 
 
@@ -888,6 +894,20 @@ def test_a_move_is_committed_though_vision_cannot_settle_on_the_centre_count():
 def test_an_unsteady_centre_never_read_as_the_move_leaves_it_holds_the_move_back():
     truth, game, statuses = _a_move_seen_with_a_flickering_centre(flicker_also_when_right=False)
     assert game.state != truth and not any(s.committed for s in statuses)
+    truth, game, statuses = _a_move_seen_with_a_flickering_centre(flicker_also_when_right=False, yellow_confidence=0.9)
+    assert game.state != truth and not any(s.committed for s in statuses)
+
+
+def test_a_count_vision_keeps_doubting_is_not_waited_on_to_settle():
+    # Recorded tuning game 877: a lamp over the centre washed its tiles pale, vision read their colours a different
+    # way each frame (and said it was unsure of them: no surer than 0.6), and every move that left tiles there
+    # waited for the centre to come to rest. A count so doubted weighs little however it reads; doubted for a
+    # second on end since the hand left, its flicker is the lamp's, not a hand's (recorded tuning game 322: a count
+    # doubted for 0.2 s as a tile was still being taken, and a false move when it was not waited on).
+    truth, game, statuses = _a_move_seen_with_a_flickering_centre(flicker_also_when_right=False, yellow_confidence=0.6,
+                                                                  frames=16)
+    assert game.state == truth
+    assert next(k for k, s in enumerate(statuses) if s.committed) == 10  # 1 s after the centre came into view
 
 
 def _misread_deal(doubted_confidence: float | None):

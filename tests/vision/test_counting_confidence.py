@@ -165,3 +165,20 @@ def test_a_white_tile_under_a_strong_glare_leaves_every_other_colour_and_the_reg
     assert max(p for name, p in gleaming.count_confidence.items() if name != "white") <= 0.6
     label[label == WHITE] = -1  # no white tile read: nothing gleams
     assert min(counter.count_labels(label[None], np.zeros(1))[0].count_confidence.values()) > 0.9
+
+
+def test_under_a_blinding_glare_every_count_is_in_doubt_a_colour_read_as_none_too():
+    # Recorded tuning game 877: a lamp over the centre (its glare read 90-110) washed two blue tiles so pale that they
+    # read black, and blue was reported as none at 0.999; every move that left tiles there waited on that count.
+    label = np.full((40, 40), -1, np.int8)
+    black = COLOURS.index("black")
+    _square(label, black, 14, 14)
+    _square(label, black, 26, 26)
+    counter = _display()
+    counter.glare[0] = 70.0
+    glared = counter.count_labels(label[None], np.zeros(1))[0]
+    assert glared.counts == {"black": 2} and min(glared.count_confidence.values()) > 0.9 and glared.confidence > 0.9
+    counter.glare[0] = 80.0
+    blinded = counter.count_labels(label[None], np.zeros(1))[0]
+    assert blinded.counts == glared.counts
+    assert max(blinded.count_confidence.values()) <= 0.6 and blinded.confidence <= 0.6
