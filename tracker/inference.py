@@ -44,7 +44,7 @@ from tracker.hypotheses import (
     tables_along,
 )
 from tracker.likelihood import Scorer, board_loglik, max_loglik, region_misfits
-from tracker.moves import Move
+from tracker.moves import CENTRE, Move
 from tracker.record import RecordError
 from tracker.state import COLORED, DEAL, OFFER, WALL_TILING, GameState
 from tracker.table_model import BoardModel, TableModel, board_model, table_model
@@ -112,9 +112,9 @@ class _RegionWatch:
     # A display's or the centre's: since when vision has flagged it covered, None while it reads it in view
     # (MoveTracker._chronic_flags).
     flagged_since: float | None = None
-    # A display's or the centre's counts (and marker) vision has doubted in every frame since it was last covered:
-    # element -> since when (MoveTracker._steady_counts).
-    doubted: dict = field(default_factory=dict)
+    # A display's or the centre's: since when vision has doubted every count of it in every frame, None while it is
+    # sure of one or the region is covered (MoveTracker._steady_counts).
+    doubted_since: float | None = None
 
 
 @dataclass
@@ -422,7 +422,7 @@ class MoveTracker:
             # display from ever counting.
             watch.uncovered_since = None
             watch.lately.clear()
-            watch.doubted.clear()
+            watch.doubted_since = None
             return False
         if watch.uncovered_since is None:
             watch.uncovered_since = now
@@ -489,24 +489,26 @@ class MoveTracker:
         """A display or the centre in view, with each colour's count (and the centre's marker) whose reading changed
         within the rest time turned into no evidence, as a board's places are (see _steady_board).
 
-        A count vision has doubted (FAINT_LOG_MISS) in every frame for COVER_STEADY_SECONDS since the region was last
-        covered is not waited on: it weighs little however it reads, and it may never settle (recorded tuning game
-        877: a lamp over the centre washed its tiles so pale that their colours read a different way each frame, and
-        every move that left tiles there waited for the centre to rest; 0 of 51 moves followed). A count doubted
-        only since a hand left is a hand's doing, and waited on (recorded tuning game 322: a red tile still being
-        taken from the centre, its count doubted for 0.2 s; not waited on, a move it was not made of was committed)."""
+        A region whose every count vision has doubted (FAINT_LOG_MISS) in every frame for COVER_STEADY_SECONDS since
+        it was last covered is not waited on: its counts weigh little however they read, and they may never settle
+        (recorded tuning game 877: a lamp over the centre washed its tiles so pale that their colours read a
+        different way each frame, and every move that left tiles there waited for the centre to rest; 0 of 51 moves
+        followed). Doubted only since a hand left, the flicker is a hand's doing, and waited on (recorded tuning game
+        322: a red tile still being taken from the centre, its count doubted for 0.2 s; not waited on, a move it was
+        not made of was committed). And so is a region vision is sure of in any count: it may be the one witness
+        against a misread elsewhere (recorded tuning game 749: black tiles read white surely on a display and a
+        board alike; the centre, sure of some counts and unsettled in the others, held a false move back)."""
         readings = [*ev.counts, ev.first_player]
-        costs = [*ev.colour_costs, ev.log_miss]
+        if any(cost < FAINT_LOG_MISS for cost in ev.colour_costs):
+            watch.doubted_since = None
+        elif watch.doubted_since is None:
+            watch.doubted_since = now
+        doubted = _doubted_long(watch, now)
         unsettled = set()
         for element, reading in enumerate(readings):
             seen = watch.elements.get(element)
             if seen is None or seen[0] != reading:
                 watch.elements[element] = seen = (reading, now)
-            if costs[element] < FAINT_LOG_MISS:
-                watch.doubted.pop(element, None)
-                doubted = False
-            else:
-                doubted = now - watch.doubted.setdefault(element, now) >= COVER_STEADY_SECONDS - REST_TOLERANCE
             if now - seen[1] < rest - REST_TOLERANCE and not doubted:
                 unsettled.add(element)
         if not unsettled:
@@ -775,10 +777,22 @@ class MoveTracker:
                 ) -> str | None:
         """Why a region `best` changes does not count yet, or None when every one does."""
         hidden = [r for r in changed_regions(committed, best.table)
-                  if (_is_hidden(evidence, r) or _unsettled(evidence, r, committed, best.table))
+                  if (_is_hidden(evidence, r) or _unsettled(evidence, r, committed, best.table)
+                      or self._sole_witness(r, best, evidence.timestamp))
                   and not (self._read_lately(r, best.table, unsteady)
                            or best.legal and self._held_as(r, best.table, evidence.timestamp))]
         return f"waiting for {region_name(hidden[0])} to be in view and still" if hidden else None
+
+    def _sole_witness(self, region: Region, best: Hypothesis, now: float) -> bool:
+        """Whether `region` is one whose counts are not waited on to settle, vision doubting them all
+        (_steady_counts), and `best` takes from a display vision never read at better than even odds this deal: the
+        region may be the one witness against a misread of that display's tiles, on it and on the board alike
+        (recorded tuning game 749: 2 black tiles read white surely on display 2 and on board 3, display 2 never read
+        better than 0.23; with the centre, doubted, not waited on, the move was committed as white)."""
+        watch = self._watch.get(region)
+        if region[0] == "board" or watch is None or not _doubted_long(watch, now):
+            return False
+        return any(m.source != CENTRE and m.source not in self._deal_legible for m in best.moves)
 
     def _history(self, state: GameState, best: Hypothesis, scorer: Scorer
                  ) -> tuple[Hypothesis, Hypothesis | None, float]:
@@ -1986,6 +2000,11 @@ def _held_through(watch: _RegionWatch, key: tuple, reading, now: float, rest: fl
             watch.elements.get(key) == seen and now - seen[1] >= rest - REST_TOLERANCE):
         return None
     return seen
+
+
+def _doubted_long(watch: _RegionWatch, now: float) -> bool:
+    """Whether vision has doubted every count of a display or the centre for COVER_STEADY_SECONDS on end."""
+    return watch.doubted_since is not None and now - watch.doubted_since >= COVER_STEADY_SECONDS - REST_TOLERANCE
 
 
 def _likeliest(dist: tuple[float, ...]) -> int:
