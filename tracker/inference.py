@@ -604,14 +604,14 @@ class MoveTracker:
             self._last_offer_waiting = unfit
             return [], unfit
         if not best.legal:
-            doubted = {r for r, watch in self._watch.items() if r[0] != "board" and _doubted_long(watch, now)}
+            doubted = {r for r, watch in self._watch.items() if r[0] != "board" and watch.doubted_since is not None}
             through = sorted((self._through | doubted) & changed_regions(committed_table, best.table))
             if through:
                 # An alert names a person: what its action changed must be in view, not only read steadily under a
                 # cover flag (recorded tuning game 611: a hand over the centre, its reading the same for 1.4 s and
-                # unsure, and a move out of turn best explained a view that one board had not settled on), nor only
-                # read in counts vision doubts (recorded tuning game 877: the centre under a lamp, one black tile
-                # read there at 0.6 after a player took them all, and "Player 1 left 1 black tile" was alerted).
+                # unsure, and a move out of turn best explained a view that one board had not settled on), nor in a
+                # region whose every count vision doubts (recorded tuning game 877: the centre under a lamp, one black
+                # tile read there at 0.6 after a player took them all, and "Player 1 left 1 black tile" was alerted).
                 return [], f"waiting for {region_name(through[0])} to be in view"
             refilled = [j for j, f in enumerate((raw or evidence).factories)
                         if not state.factories[j] and not f.occluded and sum(f.counts) >= 2]
