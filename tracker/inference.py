@@ -495,9 +495,9 @@ class MoveTracker:
         different way each frame, and every move that left tiles there waited for the centre to rest; 0 of 51 moves
         followed). Doubted only since a hand left, the flicker is a hand's doing, and waited on (recorded tuning game
         322: a red tile still being taken from the centre, its count doubted for 0.2 s; not waited on, a move it was
-        not made of was committed). And so is a region vision is sure of in any count: it may be the one witness
-        against a misread elsewhere (recorded tuning game 749: black tiles read white surely on a display and a
-        board alike; the centre, sure of some counts and unsettled in the others, held a false move back)."""
+        not made of was committed). A region vision is sure of in any count is waited on as ever: it still tells,
+        and a count that flickers there is a change under way. Nor is a doubted region passed over for a move from a
+        display vision never read legibly (_sole_witness)."""
         readings = [*ev.counts, ev.first_player]
         if any(cost < FAINT_LOG_MISS for cost in ev.colour_costs):
             watch.doubted_since = None
