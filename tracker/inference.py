@@ -115,6 +115,8 @@ class _RegionWatch:
     # A display's or the centre's: since when vision has doubted every count of it in every frame, None while it is
     # sure of one or the region is covered (MoveTracker._steady_counts).
     doubted_since: float | None = None
+    # ... and the counts (and marker) that have not rested though, passed over for that (MoveTracker._sole_witness).
+    passed_over: frozenset = frozenset()
 
 
 @dataclass
@@ -509,8 +511,11 @@ class MoveTracker:
             seen = watch.elements.get(element)
             if seen is None or seen[0] != reading:
                 watch.elements[element] = seen = (reading, now)
-            if now - seen[1] < rest - REST_TOLERANCE and not doubted:
+            if now - seen[1] < rest - REST_TOLERANCE:
                 unsettled.add(element)
+        watch.passed_over = frozenset(unsettled) if doubted else frozenset()
+        if doubted:
+            unsettled = set()
         if not unsettled:
             return ev
         costs = ev.colour_costs
@@ -604,14 +609,15 @@ class MoveTracker:
             self._last_offer_waiting = unfit
             return [], unfit
         if not best.legal:
-            doubted = {r for r, watch in self._watch.items() if r[0] != "board" and watch.doubted_since is not None}
+            doubted = {r for r, watch in self._watch.items() if r[0] != "board" and _doubted_long(watch, now)}
             through = sorted((self._through | doubted) & changed_regions(committed_table, best.table))
             if through:
                 # An alert names a person: what its action changed must be in view, not only read steadily under a
                 # cover flag (recorded tuning game 611: a hand over the centre, its reading the same for 1.4 s and
                 # unsure, and a move out of turn best explained a view that one board had not settled on), nor in a
-                # region whose every count vision doubts (recorded tuning game 877: the centre under a lamp, one black
-                # tile read there at 0.6 after a player took them all, and "Player 1 left 1 black tile" was alerted).
+                # region whose every count vision has doubted for 1 s (recorded tuning game 877: the centre under a
+                # lamp, one black tile read there at 0.6 after a player took them all, and "Player 1 left 1 black
+                # tile" was alerted).
                 return [], f"waiting for {region_name(through[0])} to be in view"
             refilled = [j for j, f in enumerate((raw or evidence).factories)
                         if not state.factories[j] and not f.occluded and sum(f.counts) >= 2]
@@ -781,19 +787,20 @@ class MoveTracker:
         """Why a region `best` changes does not count yet, or None when every one does."""
         hidden = [r for r in changed_regions(committed, best.table)
                   if (_is_hidden(evidence, r) or _unsettled(evidence, r, committed, best.table)
-                      or self._sole_witness(r, best, evidence.timestamp))
+                      or self._sole_witness(r, committed, best, evidence.timestamp))
                   and not (self._read_lately(r, best.table, unsteady)
                            or best.legal and self._held_as(r, best.table, evidence.timestamp))]
         return f"waiting for {region_name(hidden[0])} to be in view and still" if hidden else None
 
-    def _sole_witness(self, region: Region, best: Hypothesis, now: float) -> bool:
+    def _sole_witness(self, region: Region, committed: TableModel, best: Hypothesis, now: float) -> bool:
         """Whether `region` is one whose counts are not waited on to settle, vision doubting them all
-        (_steady_counts), and `best` takes from a display vision never read at better than even odds this deal: the
+        (_steady_counts), some `best` changes not rested, and `best` takes from a display vision never read at better than even odds this deal: the
         region may be the one witness against a misread of that display's tiles, on it and on the board alike
         (recorded tuning game 749: 2 black tiles read white surely on display 2 and on board 3, display 2 never read
         better than 0.23; with the centre, doubted, not waited on, the move was committed as white)."""
         watch = self._watch.get(region)
-        if region[0] == "board" or watch is None or not _doubted_long(watch, now):
+        if region[0] == "board" or watch is None or not _doubted_long(watch, now) or \
+                not _counts_unrested(region, watch.passed_over, committed, best.table):
             return False
         return any(m.source != CENTRE and m.source not in self._deal_legible for m in best.moves)
 
@@ -1939,17 +1946,24 @@ def _unsettled(evidence: TableEvidence, region: Region, before: TableModel, afte
     kind, i = region
     if kind != "board":
         ev = evidence.centre if kind == "centre" else evidence.factories[i]
-        if ev.occluded or not ev.unsettled:
-            return False
-        old_counts, new_counts = ((before.centre, after.centre) if kind == "centre"
-                                  else (before.factories[i], after.factories[i]))
-        return any(c in ev.unsettled for c, (a, b) in enumerate(zip(old_counts, new_counts)) if a != b) or (
-            kind == "centre" and MARKER_ELEMENT in ev.unsettled and before.centre_marker != after.centre_marker)
+        return not ev.occluded and _counts_unrested(region, ev.unsettled, before, after)
     if evidence.boards[i].occluded:
         return False
     ev = evidence.boards[i]
     return any((ev.floor[key[1]] if key[0] == "floor" else ev.pattern[key[0]][key[1]]) == NO_SLOT_EVIDENCE
                for key in _changed_places(before.boards[i], after.boards[i]))
+
+
+def _counts_unrested(region: Region, unrested: frozenset, before: TableModel, after: TableModel) -> bool:
+    """Whether a display's or the centre's counts (or marker) that the change from `before` to `after` changes are
+    among the `unrested` ones."""
+    kind, i = region
+    if not unrested:
+        return False
+    old_counts, new_counts = (before.centre, after.centre) if kind == "centre" else (before.factories[i],
+                                                                                    after.factories[i])
+    return any(c in unrested for c, (a, b) in enumerate(zip(old_counts, new_counts)) if a != b) or (
+        kind == "centre" and MARKER_ELEMENT in unrested and before.centre_marker != after.centre_marker)
 
 
 def _changed_places(old: BoardModel, new: BoardModel) -> list[tuple]:

@@ -933,44 +933,6 @@ def test_a_doubted_centre_is_waited_on_for_a_move_from_a_display_never_read_legi
     assert statuses[-1].waiting == "waiting for the centre to be in view and still"
 
 
-def _part_left_seen_only_in_the_centre(centre_confidence: float):
-    """A player takes 2 of a display's 3 tiles of a colour and sweeps the third into the centre with the leftovers
-    (a rule broken that only the centre shows), the deal read first; the centre then read at `centre_confidence` in
-    every count for 1.6 s."""
-    truth, game = new_game(2), Game.new(2)
-    truth.deal_random(random.Random(2))  # display 1 holds 3 blue tiles and a red one
-    tracker = MoveTracker(game)
-    for k in range(8):
-        tracker.observe(observe(truth.to_table()), k / FPS)
-    seen = truth.to_table()
-    j, colour = next((j, c) for j, f in enumerate(seen["factories"]) for c, n in f.items() if n >= 3)
-    for c, n in seen["factories"][j].items():
-        seen["center"][c] = seen["center"].get(c, 0) + (1 if c == colour else n)
-    seen["factories"][j] = {}
-    seen["boards"][truth.current_player]["pattern_lines"][2] = [colour] * 2
-    t = 1.0
-    for _ in range(3):
-        t += 1 / FPS
-        tracker.observe(observe(truth.to_table(), occluded={("factory", j), ("centre", 0),
-                                                             ("board", truth.current_player)}), t)
-    status = None
-    for _ in range(16):
-        obs = observe(seen)
-        obs["details"] = {"center": {"count_confidence": {name: centre_confidence for name in COLOUR_NAMES}}}
-        t += 1 / FPS
-        status = tracker.observe(obs, t)
-    return tracker, status
-
-
-def test_no_alert_rests_on_a_region_whose_every_count_vision_doubts():
-    # Recorded tuning game 877: the centre under a lamp, every count doubted, one black tile read there after a
-    # player took them all, and "Player 1 left 1 black tile on the centre" was alerted though none was left.
-    tracker, status = _part_left_seen_only_in_the_centre(0.99)
-    assert tracker.alert is not None and tracker.alert.rule == "part_left"
-    tracker, status = _part_left_seen_only_in_the_centre(0.6)
-    assert tracker.alert is None and status.waiting == "waiting for the centre to be in view"
-
-
 def _misread_deal(doubted_confidence: float | None):
     """A fresh 2-player deal seen with one tile missing from a display; vision's per-colour confidence given."""
     truth = new_game(2)
