@@ -609,7 +609,7 @@ class MoveTracker:
             self._last_offer_waiting = unfit
             return [], unfit
         if not best.legal:
-            doubted = {r for r, watch in self._watch.items() if r[0] != "board" and _doubted_long(watch, now)}
+            doubted = {r for r, watch in self._watch.items() if _doubted_long(watch, now)}
             through = sorted((self._through | doubted) & changed_regions(committed_table, best.table))
             if through:
                 # An alert names a person: what its action changed must be in view, not only read steadily under a
@@ -794,12 +794,13 @@ class MoveTracker:
 
     def _sole_witness(self, region: Region, committed: TableModel, best: Hypothesis, now: float) -> bool:
         """Whether `region` is one whose counts are not waited on to settle, vision doubting them all
-        (_steady_counts), some `best` changes not rested, and `best` takes from a display vision never read at better than even odds this deal: the
-        region may be the one witness against a misread of that display's tiles, on it and on the board alike
-        (recorded tuning game 749: 2 black tiles read white surely on display 2 and on board 3, display 2 never read
-        better than 0.23; with the centre, doubted, not waited on, the move was committed as white)."""
-        watch = self._watch.get(region)
-        if region[0] == "board" or watch is None or not _doubted_long(watch, now) or \
+        (_steady_counts), with some that `best` changes not rested, and `best` takes from a display vision never read
+        at better than even odds this deal: the region may be the one witness against a misread of that display's
+        tiles, on it and on the board alike (recorded tuning game 749: 2 black tiles read white surely on display 2
+        and on board 3, display 2 never read better than 0.23; with the centre, doubted, not waited on, the move was
+        committed as white)."""
+        watch = self._watch.get(region)  # a board's is never doubted (_steady_counts watches displays and the centre)
+        if watch is None or not _doubted_long(watch, now) or \
                 not _counts_unrested(region, watch.passed_over, committed, best.table):
             return False
         return any(m.source != CENTRE and m.source not in self._deal_legible for m in best.moves)

@@ -1114,11 +1114,9 @@ class RegionCounter:
             # 11 / 4830 for every colour alike.
             conf = {name: p * lookalike * (1.0 - (1.0 - clear) * math.sqrt(unexplained_colour[r, c]))
                     for c, (name, p) in enumerate(conf.items())}
-            if self.glare[r] >= BLINDING_GLARE:
-                conf = {name: min(p, GLEAM_TRUST) for name, p in conf.items()}
-                sure = min(sure, GLEAM_TRUST)
-            elif self.glare[r] >= GLEAM_DOUBT and counts.get("white"):
-                conf = {name: p if name == "white" else min(p, GLEAM_TRUST) for name, p in conf.items()}
+            blinded = self.glare[r] >= BLINDING_GLARE
+            if blinded or (self.glare[r] >= GLEAM_DOUBT and counts.get("white")):
+                conf = {name: p if name == "white" and not blinded else min(p, GLEAM_TRUST) for name, p in conf.items()}
                 sure = min(sure, GLEAM_TRUST)
             out.append(RegionCount(counts, sure, conf, marker_p >= 0.5,
                                    marker_p, float(glare[r]), float(unexplained[r]), float(self.glare[r])))
